@@ -1,0 +1,107 @@
+"""Batch entry points over arrays of positions, and perft.
+
+``expand`` returns every child of every position in one call, with the index
+of its parent and the move that made it: the building block of belief-state
+updates.  ``perft`` counts the leaf nodes of the move tree, the standard
+move-generator self-test.
+
+>>> from ksolve.board.convert import positions_from_fens
+>>> start = positions_from_fens(["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"])
+>>> children, parents, moves = expand(start)
+>>> children.shape[0], int(perft(start[0], 3))
+(20, 8902)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ksolve.board.layout import COLUMN_BLACK, KING, MAX_MOVES, POSITION_WIDTH
+from ksolve.board.makemove import make_move
+from ksolve.board.movegen import fog_moves, legal_moves
+
+
+@njit(cache=True, inline="always")
+def _moves(position, out, fog):
+    if fog:
+        # A captured king ends a Fog-of-War game: no moves after it.
+        if position[KING] == 0 or position[COLUMN_BLACK + KING] == 0:
+            return 0
+        return fog_moves(position, out)
+    return legal_moves(position, out)
+
+
+@njit(cache=True)
+def count_moves(positions, fog=False):
+    """The number of moves of each position (int64 array)."""
+    counts = np.empty(positions.shape[0], dtype=np.int64)
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    for i in range(positions.shape[0]):
+        counts[i] = _moves(positions[i], buffer, fog)
+    return counts
+
+
+@njit(cache=True)
+def expand(positions, fog=False):
+    """All children of all ``positions``: ``(children, parent_index, move)``.
+
+    Children of one parent are contiguous and parents appear in order.  With
+    ``fog`` the moves are Fog of War's (king capture, no check rules).
+    """
+    total_counts = count_moves(positions, fog)
+    total = 0
+    for c in total_counts:
+        total += c
+    children = np.empty((total, POSITION_WIDTH), dtype=np.uint64)
+    parents = np.empty(total, dtype=np.int64)
+    moves = np.empty(total, dtype=np.int64)
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    k = 0
+    for i in range(positions.shape[0]):
+        n = _moves(positions[i], buffer, fog)
+        for j in range(n):
+            make_move(positions[i], buffer[j], children[k])
+            parents[k] = i
+            moves[k] = buffer[j]
+            k += 1
+    return children, parents, moves
+
+
+@njit(cache=True)
+def perft(position, depth, fog=False, bulk=False):
+    """Leaf count of the move tree of ``position`` to ``depth`` plies.
+
+    With ``bulk`` the last ply is counted from the move list without making the
+    moves (faster, the usual engine trick); without it every leaf is made.
+    """
+    if depth == 0:
+        return 1
+    stack = np.empty((depth + 1, POSITION_WIDTH), dtype=np.uint64)
+    moves = np.empty((depth, MAX_MOVES), dtype=np.int64)
+    counts = np.zeros(depth, dtype=np.int64)
+    index = np.zeros(depth, dtype=np.int64)
+    stack[0] = position
+    counts[0] = _moves(stack[0], moves[0], fog)
+    if bulk and depth == 1:
+        return counts[0]
+    nodes = 0
+    ply = 0
+    while ply >= 0:
+        if index[ply] == counts[ply]:
+            ply -= 1
+            continue
+        move = moves[ply, index[ply]]
+        index[ply] += 1
+        make_move(stack[ply], move, stack[ply + 1])
+        if ply + 1 == depth:
+            nodes += 1
+            continue
+        child = ply + 1
+        counts[child] = _moves(stack[child], moves[child], fog)
+        index[child] = 0
+        if bulk and child + 1 == depth:
+            nodes += counts[child]
+            continue
+        ply = child
+    return nodes
