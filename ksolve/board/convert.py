@@ -56,26 +56,36 @@ _CASTLING_BITS = [
 ]
 
 
-def illegality_reasons(board: chess.Board) -> list[str]:
-    """Why ``board`` is not a legal chess position (empty if it is).
+_CHECK_RULES = chess.STATUS_OPPOSITE_CHECK | chess.STATUS_TOO_MANY_CHECKERS | chess.STATUS_IMPOSSIBLE_CHECK
+
+
+def illegality_reasons(board: chess.Board, *, fog: bool = False) -> list[str]:
+    """Why ``board`` is not a legal position (empty if it is).
+
+    With ``fog`` the check rules are waived: in Fog of War a king may stand
+    in check on the opponent's turn.
 
     >>> illegality_reasons(chess.Board("k7/8/8/8/8/8/8/K6P w - - 0 1"))
     ['a pawn on the first or last rank']
+    >>> illegality_reasons(chess.Board("k7/8/8/8/8/8/8/K6R w - - 0 1"), fog=True)
+    []
     """
     status = board.status()
+    if fog:
+        status &= ~_CHECK_RULES
     return [reason for flag, reason in _STATUS_REASONS if status & flag]
 
 
-def position_from_board(board: chess.Board, *, validate: bool = True) -> np.ndarray:
+def position_from_board(board: chess.Board, *, validate: bool = True, fog: bool = False) -> np.ndarray:
     """The position row of a ``chess.Board``.
 
-    With ``validate`` (the default) a position that is not legal chess raises
-    ``PositionError`` naming every reason; without it only what the row cannot
-    represent (Chess960 castling) is refused, so Fog-of-War positions without a
-    king can be built.
+    With ``validate`` (the default) a position that is not legal raises
+    ``PositionError`` naming every reason (``fog`` waives the check rules, see
+    ``illegality_reasons``); without it only what the row cannot represent
+    (Chess960 castling) is refused.
     """
     if validate:
-        reasons = illegality_reasons(board)
+        reasons = illegality_reasons(board, fog=fog)
         if reasons:
             raise PositionError(f"illegal position {board.fen()}: {'; '.join(reasons)}")
     row = np.zeros(POSITION_WIDTH, dtype=np.uint64)
@@ -129,13 +139,13 @@ def position_to_board(row: np.ndarray) -> chess.Board:
     return board
 
 
-def position_from_fen(fen: str, *, validate: bool = True) -> np.ndarray:
+def position_from_fen(fen: str, *, validate: bool = True, fog: bool = False) -> np.ndarray:
     """The position row of a FEN; ``PositionError`` names what is wrong with a bad one."""
     try:
         board = chess.Board(fen)
     except ValueError as error:
         raise PositionError(f"invalid FEN {fen!r}: {error}") from None
-    return position_from_board(board, validate=validate)
+    return position_from_board(board, validate=validate, fog=fog)
 
 
 def position_to_fen(row: np.ndarray) -> str:
@@ -143,9 +153,9 @@ def position_to_fen(row: np.ndarray) -> str:
     return position_to_board(row).fen()
 
 
-def positions_from_fens(fens: Iterable[str], *, validate: bool = True) -> np.ndarray:
+def positions_from_fens(fens: Iterable[str], *, validate: bool = True, fog: bool = False) -> np.ndarray:
     """A 2-D position array, one row per FEN."""
-    rows = [position_from_fen(fen, validate=validate) for fen in fens]
+    rows = [position_from_fen(fen, validate=validate, fog=fog) for fen in fens]
     if not rows:
         return np.zeros((0, POSITION_WIDTH), dtype=np.uint64)
     return np.stack(rows)
