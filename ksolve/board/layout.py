@@ -71,7 +71,7 @@ def encode_move(from_square: int, to_square: int, promotion: int = 0) -> int:
     """Pack a move into one integer (``promotion`` 0 or ``KNIGHT`` .. ``QUEEN``).
 
     >>> encode_move(52, 60, QUEEN)
-    19252
+    20276
     """
     return from_square | (to_square << 6) | (promotion << 12)
 
@@ -79,7 +79,7 @@ def encode_move(from_square: int, to_square: int, promotion: int = 0) -> int:
 def decode_move(move: int) -> tuple[int, int, int]:
     """Unpack a move into ``(from_square, to_square, promotion)``.
 
-    >>> decode_move(19252)
+    >>> decode_move(20276)
     (52, 60, 4)
     """
     return move & 63, (move >> 6) & 63, (move >> 12) & 7
