@@ -1,0 +1,168 @@
+"""A Kriegspiel referee for one game: the true position, the turn's state
+("Any?" asked, attempts refused, the pawn-capture obligation) and the answers.
+
+The solver works on whole belief states through the rule sets' vectorised
+methods; this class is the same referee for a single game, for both sides, as
+``ksolve referee`` and the differential tests use it.
+
+An attempt gets one of the answers: ``impossible`` (not a move on the
+mover's own board, or not allowed now), ``nonsense`` (Cincinnati and RAND's
+word for it), ``illegal`` (the "No"), ``move`` (executed, with the
+announcement), and to "Any?": ``any-yes`` / ``any-no``.  English and Wild 16
+answer impossible attempts with "illegal", as their referees do.
+
+>>> from ksolve.board import position_from_fen, move_from_uci
+>>> from ksolve.rules import get_rules
+>>> referee = Referee(get_rules("berkeley"), position_from_fen("8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1"))
+>>> referee.attempt(move_from_uci("a2h2")).words
+'Capture at h2, stalemate'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ksolve.board.layout import BISHOP, COLUMN_BLACK, COLUMN_TURN, KNIGHT, MAX_MOVES, PAWN, QUEEN, ROOK
+from ksolve.board.movegen import legal_moves
+from ksolve.board.tables import PAWN_ATTACKS, RANK_1, RANK_8, SQUARE_BB
+from ksolve.rules import codes
+from ksolve.rules.kernels import (
+    PAWN_INFO_COUNT, PAWN_INFO_EXISTS, PAWN_INFO_SQUARES, any_answers, pawn_captures,
+)
+from ksolve.rules.kriegspiel import KriegspielRules
+
+ANSWER_KINDS = ("impossible", "nonsense", "illegal", "move", "any-yes", "any-no")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One referee answer; ``code``/``extra`` describe an executed move."""
+
+    kind: str
+    words: str
+    code: int = 0
+    extra: int = 0
+
+
+class Referee:
+    """The referee of one Kriegspiel game from a given position."""
+
+    def __init__(self, rules: KriegspielRules, position: np.ndarray) -> None:
+        self.rules = rules
+        self.position = np.array(position, dtype=np.uint64).reshape(-1)
+        self.game_over = False
+        self._new_turn()
+
+    # --- the turn's state -------------------------------------------------
+    def _new_turn(self) -> None:
+        self.refused: set[int] = set()
+        self.any_asked = False
+        self.any_answer: bool | None = None
+        self.must_use_pawns = False
+        buffer = np.empty(MAX_MOVES, dtype=np.int64)
+        self._pawn_count, self._pawn_sources = pawn_captures(self.position, buffer)
+        self._own_moves = own_board_moves(self.position)
+        self._pawn_tries = self._allowed_pawn_tries()
+
+    def _allowed_pawn_tries(self) -> set[int]:
+        """Pawn-diagonal attempts the rule set lets the mover make this turn."""
+        tries = pawn_diagonal_attempts(self.position)
+        info = self.rules.pawn_info
+        if info in (PAWN_INFO_COUNT, PAWN_INFO_EXISTS) and self._pawn_count == 0:
+            return set()
+        if info == PAWN_INFO_SQUARES:
+            return {m for m in tries if SQUARE_BB[m & 63] & self._pawn_sources}
+        return tries
+
+    def askable(self) -> set[int]:
+        """The attempts the mover may make now (moves as integers)."""
+        if self.game_over:
+            return set()
+        if self.must_use_pawns:
+            return self._pawn_tries - self.refused
+        moves = self._own_moves | self._pawn_tries
+        if self.any_answer is False:
+            moves -= self._pawn_tries  # "No" to Any?: no pawn capture is worth trying
+        return moves - self.refused
+
+    @property
+    def impossible_answer(self) -> str:
+        return "impossible" if self.must_use_pawns else self.rules.impossible_answer
+
+    # --- questions ----------------------------------------------------------
+    def attempt(self, move: int) -> Answer:
+        """The answer to an attempt of the side to move (executed if legal)."""
+        if move not in self.askable():
+            kind = self.impossible_answer
+            return Answer(kind, "No" if kind == "illegal" else kind.capitalize())
+        outcome = self.rules.attempt(self.position[np.newaxis, :], move)
+        code, extra = int(outcome.keys[0, 0]), int(outcome.keys[0, 1])
+        if code == codes.ILLEGAL:
+            self.refused.add(move)
+            if self.must_use_pawns and not self.rules.any_obliges_until_capture:
+                self.must_use_pawns = False  # English: one pawn try fulfils the obligation
+                self.any_answer = True
+            return Answer("illegal", "No")
+        self.position = outcome.children[0]
+        self.game_over = codes.end_of(code) != codes.END_NONE
+        self._new_turn()
+        return Answer("move", self.rules.describe(outcome.keys[0]), code, extra)
+
+    def ask_any(self) -> Answer:
+        """The answer to "Any?" (are there pawn captures?) for the side to move."""
+        if not self.rules.any_question or self.any_asked or self.must_use_pawns or self.game_over:
+            return Answer("impossible", "Impossible")
+        self.any_asked = True
+        yes = bool(any_answers(self.position[np.newaxis, :])[0])
+        self.any_answer = yes
+        if yes:
+            self.must_use_pawns = True
+            return Answer("any-yes", "Try" if self.rules.any_obliges_until_capture else "Yes")
+        return Answer("any-no", "No")
+
+    @property
+    def turn(self) -> int:
+        """0 if White is to move, 1 if Black."""
+        return int(self.position[COLUMN_TURN])
+
+
+def own_board_moves(position: np.ndarray) -> set[int]:
+    """Legal moves on the mover's own board: the position without enemy men.
+
+    >>> from ksolve.board import position_from_fen, move_to_uci
+    >>> sorted(move_to_uci(m) for m in own_board_moves(position_from_fen("k7/8/8/8/8/8/8/K6r w - - 0 1")))
+    ['a1a2', 'a1b1', 'a1b2']
+    """
+    own = np.array(position, dtype=np.uint64).reshape(-1).copy()
+    enemy = (1 - int(own[COLUMN_TURN])) * COLUMN_BLACK
+    own[enemy: enemy + 6] = 0
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    count = legal_moves(own, buffer)
+    return {int(m) for m in buffer[:count]}
+
+
+def pawn_diagonal_attempts(position: np.ndarray) -> set[int]:
+    """Every diagonal pawn step onto a square not held by the mover's own men
+    (with the four promotions on the last rank): the possible pawn captures."""
+    us = int(position[COLUMN_TURN])
+    base = us * COLUMN_BLACK
+    ours = 0
+    for piece in range(6):
+        ours |= int(position[base + piece])
+    attempts = set()
+    pawns = int(position[base + PAWN])
+    while pawns:
+        from_square = (pawns & -pawns).bit_length() - 1
+        pawns &= pawns - 1
+        targets = int(PAWN_ATTACKS[us, from_square]) & ~ours
+        while targets:
+            to_square = (targets & -targets).bit_length() - 1
+            targets &= targets - 1
+            move = from_square | to_square << 6
+            if (1 << to_square) & int(RANK_1 | RANK_8):
+                attempts.update(move | p << 12 for p in (QUEEN, ROOK, BISHOP, KNIGHT))
+            else:
+                attempts.add(move)
+    return attempts
