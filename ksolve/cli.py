@@ -62,5 +62,113 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
     click.echo(f"Time: {elapsed:.3f} s ({total / max(elapsed, 1e-9):,.0f} nodes/s)", err=True)
 
 
+def load_rules(name: str):
+    """The rule set called ``name``, or a one-line error naming the valid ones."""
+    from ksolve.rules import UnknownRules, get_rules
+
+    try:
+        return get_rules(name)
+    except UnknownRules as error:
+        fail(f"--rules: {error}")
+
+
+@main.command()
+@click.option("--rules", "rules_name", default="berkeley", show_default=True, help="Referee rule set.")
+@click.option("--fen", required=True, help="The true position.")
+@click.argument("attempts", nargs=-1)
+def referee(rules_name: str, fen: str, attempts: tuple[str, ...]) -> None:
+    """Print the referee's answer to each attempt (UCI, or "any" for Any?),
+    the side to move making them in turn.
+
+    \b
+    Example:
+      ksolve referee --rules wild16 --fen "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1" e4e5 e4d5
+    """
+    from ksolve.board import PositionError, move_from_uci, position_from_fen
+    from ksolve.rules.referee import Referee
+
+    rules = load_rules(rules_name)
+    try:
+        game = Referee(rules, position_from_fen(fen, fog=rules.fog))
+    except PositionError as error:
+        fail(f"--fen: {error}")
+    for number, token in enumerate(attempts, 1):
+        side = "White" if game.turn == 0 else "Black"
+        if token.lower() in ("any", "any?"):
+            answer = game.ask_any()
+        else:
+            try:
+                move = move_from_uci(token)
+            except ValueError as error:
+                fail(f"attempt {number}: {error}")
+            answer = game.attempt(move)
+        click.echo(f"{side} {token}: {answer.words}")
+
+
+@main.command()
+@click.option("--rules", "rules_name", default="berkeley", show_default=True, help="Referee rule set.")
+@click.option("--fen", required=True, help="The visible position (hidden units left out).")
+@click.option("--hidden", "hidden", multiple=True,
+              help="A hidden unit PIECES:SQUARES, e.g. b:dark, k:e2,e5, p?:a-file, q|r|b|n:e1.")
+@click.argument("events", nargs=-1)
+def belief(rules_name: str, fen: str, hidden: tuple[str, ...], events: tuple[str, ...]) -> None:
+    """Print the size of White's belief and where the hidden units may stand,
+    after a sequence of events: White's attempts as UCI:ANSWER (e.g. a2g2:No,
+    d3f2:"Capture at f2") and Black's replies as black:ANSWER.  The answer may be
+    left out when only one is possible.
+
+    \b
+    Example:
+      ksolve belief --fen "8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1" --hidden b:dark a2g2:No
+    """
+    from ksolve.belief import BeliefState
+
+    rules = load_rules(rules_name)
+    try:
+        state = BeliefState.from_hidden(fen, list(hidden))
+    except ValueError as error:
+        fail(f"--hidden/--fen: {error}")
+    click.echo(f"Belief: {len(state)} positions ({rules.name})")
+    for number, event in enumerate(events, 1):
+        state = _apply_event(state, rules, number, event)
+        click.echo(f"after {event}: {len(state)} positions")
+    _print_hidden_squares(state)
+
+
+def _apply_event(state, rules, number: int, event: str):
+    """The belief after one ``UCI:ANSWER`` or ``black:ANSWER`` event."""
+    from ksolve.board import move_from_uci
+
+    action, _, wanted = event.partition(":")
+    if action.lower() == "black":
+        classes = state.replies(rules)
+    else:
+        try:
+            classes = state.attempt(rules, move_from_uci(action))
+        except ValueError as error:
+            fail(f"event {number} {event!r}: {error}")
+    answers = [(rules.describe(key), part) for key, part in classes]
+    if not wanted and len(answers) == 1:
+        return answers[0][1]
+    matching = [part for words, part in answers if _normal(words) == _normal(wanted)]
+    if not matching:
+        possible = "; ".join(f"{action}:{words!r}" for words, _ in answers) or "none (no legal move)"
+        fail(f"event {number} {event!r}: {'no' if wanted else 'which'} answer"
+             f"{' ' + repr(wanted) if wanted else ''}; possible: {possible}")
+    return matching[0]
+
+
+def _normal(words: str) -> str:
+    return "".join(c for c in words.lower() if c.isalnum())
+
+
+def _print_hidden_squares(state) -> None:
+    import chess
+
+    for piece, squares in state.hidden_squares():
+        names = " ".join(chess.square_name(s) for s in chess.scan_forward(squares))
+        click.echo(f"{chess.COLOR_NAMES[piece.color]} {chess.piece_name(piece.piece_type)}: {names}")
+
+
 if __name__ == "__main__":
     main()

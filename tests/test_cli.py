@@ -36,3 +36,44 @@ def test_bad_fen_is_one_line_and_exit_2() -> None:
     assert result.stdout == ""
     assert result.stderr.strip() == ("ksolve: error: --fen: illegal position "
                                      "8/8/8/8/8/8/8/K7 w - - 0 1: no black king")
+
+
+ROTENBERG = "8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1"
+
+
+def test_belief_command_after_a_refusal() -> None:
+    result = run("belief", "--fen", ROTENBERG, "--hidden", "b:dark", "a2g2:No")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == ["Belief: 30 positions (berkeley)", "after a2g2:No: 3 positions",
+                                          "black bishop: b2 d2 f2"]
+
+
+def test_belief_command_lists_possible_answers_when_ambiguous() -> None:
+    result = run("belief", "--fen", ROTENBERG, "--hidden", "b:dark", "a2g2")
+    assert result.exit_code == 2
+    assert "possible: a2g2:'Silent'; a2g2:'No'" in result.stderr
+
+
+def test_referee_command_answers_in_turn() -> None:
+    result = run("referee", "--rules", "wild16", "--fen", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e1d1", "d5d4")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == ["White e1d1: Silent, 1 pawn try", "Black d5d4: Silent, 0 pawn tries"]
+
+
+def test_referee_any_question() -> None:
+    result = run("referee", "--rules", "berkeley-any", "--fen", "4k3/8/8/8/8/2n4n/1P5P/4K3 w - - 0 1",
+                 "any", "e1d1", "b2c3")
+    assert result.stdout.splitlines() == ["White any: Try", "White e1d1: Impossible", "White b2c3: Capture at c3"]
+
+
+def test_unknown_rule_set_lists_the_valid_ones() -> None:
+    result = run("referee", "--rules", "bekreley", "--fen", ROTENBERG)
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("ksolve: error: --rules: unknown rule set 'bekreley'; valid: berkeley, "
+                                     "berkeley-any, english, cincinnati, rand, wild16, orthodox, fog-of-war")
+
+
+def test_bad_hidden_unit_is_one_line() -> None:
+    result = run("belief", "--fen", ROTENBERG, "--hidden", "x:e4")
+    assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "unknown piece 'x'" in result.stderr

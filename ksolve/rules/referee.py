@@ -25,9 +25,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ksolve.board.layout import BISHOP, COLUMN_BLACK, COLUMN_TURN, KNIGHT, MAX_MOVES, PAWN, QUEEN, ROOK
+from ksolve.board.batch import expand
 from ksolve.board.movegen import legal_moves
 from ksolve.board.tables import PAWN_ATTACKS, RANK_1, RANK_8, SQUARE_BB
 from ksolve.rules import codes
+from ksolve.rules.base import RuleSet
 from ksolve.rules.kernels import (
     PAWN_INFO_COUNT, PAWN_INFO_EXISTS, PAWN_INFO_SQUARES, any_answers, pawn_captures,
 )
@@ -49,7 +51,7 @@ class Answer:
 class Referee:
     """The referee of one Kriegspiel game from a given position."""
 
-    def __init__(self, rules: KriegspielRules, position: np.ndarray) -> None:
+    def __init__(self, rules: RuleSet, position: np.ndarray) -> None:
         self.rules = rules
         self.position = np.array(position, dtype=np.uint64).reshape(-1)
         self.game_over = False
@@ -61,15 +63,20 @@ class Referee:
         self.any_asked = False
         self.any_answer: bool | None = None
         self.must_use_pawns = False
+        if not isinstance(self.rules, KriegspielRules):
+            # Full information and Fog of War: the mover sees every move he has.
+            self._own_moves = set(int(m) for m in expand(self.position[np.newaxis, :], self.rules.fog)[2])
+            self._pawn_tries: set[int] = set()
+            return
         buffer = np.empty(MAX_MOVES, dtype=np.int64)
         self._pawn_count, self._pawn_sources = pawn_captures(self.position, buffer)
         self._own_moves = own_board_moves(self.position)
-        self._pawn_tries = self._allowed_pawn_tries()
+        self._pawn_tries = self._allowed_pawn_tries(self.rules)
 
-    def _allowed_pawn_tries(self) -> set[int]:
+    def _allowed_pawn_tries(self, rules: KriegspielRules) -> set[int]:
         """Pawn-diagonal attempts the rule set lets the mover make this turn."""
         tries = pawn_diagonal_attempts(self.position)
-        info = self.rules.pawn_info
+        info = rules.pawn_info
         if info in (PAWN_INFO_COUNT, PAWN_INFO_EXISTS) and self._pawn_count == 0:
             return set()
         if info == PAWN_INFO_SQUARES:
@@ -89,7 +96,9 @@ class Referee:
 
     @property
     def impossible_answer(self) -> str:
-        return "impossible" if self.must_use_pawns else self.rules.impossible_answer
+        if self.must_use_pawns or not isinstance(self.rules, KriegspielRules):
+            return "impossible"
+        return self.rules.impossible_answer
 
     # --- questions ----------------------------------------------------------
     def attempt(self, move: int) -> Answer:
@@ -101,7 +110,7 @@ class Referee:
         code, extra = int(outcome.keys[0, 0]), int(outcome.keys[0, 1])
         if code == codes.ILLEGAL:
             self.refused.add(move)
-            if self.must_use_pawns and not self.rules.any_obliges_until_capture:
+            if self.must_use_pawns and not self.rules.any_obliges_until_capture:  # type: ignore[attr-defined]
                 self.must_use_pawns = False  # English: one pawn try fulfils the obligation
                 self.any_answer = True
             return Answer("illegal", "No")
@@ -119,7 +128,7 @@ class Referee:
         self.any_answer = yes
         if yes:
             self.must_use_pawns = True
-            return Answer("any-yes", "Try" if self.rules.any_obliges_until_capture else "Yes")
+            return Answer("any-yes", "Try" if self.rules.any_obliges_until_capture else "Yes")  # type: ignore[attr-defined]
         return Answer("any-no", "No")
 
     @property

@@ -1,0 +1,136 @@
+"""Belief states: the set of positions White cannot tell apart.
+
+A ``BeliefState`` holds its positions as rows of a ``uint64`` array, sorted
+by Zobrist hash with duplicates removed, and an order-independent 64-bit
+``key`` (a digest of the sorted hashes) for transposition tables.  Splitting
+a belief by the referee's answers is one vectorised ``np.unique`` over the
+observation keys the rule set computes.
+
+>>> from ksolve.rules import get_rules
+>>> from ksolve.board import move_from_uci
+>>> rules = get_rules("berkeley")
+>>> belief = BeliefState.from_hidden("8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1", ["b:dark"])
+>>> len(belief)
+30
+>>> classes = belief.attempt(rules, move_from_uci("a2g2"))
+>>> [(rules.describe(key), len(b)) for key, b in classes]
+[('Silent', 27), ('No', 3)]
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Iterator
+
+import chess
+import numpy as np
+
+from ksolve.board.layout import COLUMN_BLACK, COLUMN_HASH, POSITION_WIDTH
+from ksolve.hidden import HiddenUnit, enumerate_placements, parse_hidden_unit
+from ksolve.rules.base import RuleSet
+from ksolve.rules.codes import ILLEGAL
+
+
+@dataclass(frozen=True)
+class BeliefState:
+    """A set of positions, sorted by hash, without duplicates."""
+
+    positions: np.ndarray
+    key: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", _digest(self.positions[:, COLUMN_HASH]))
+
+    @classmethod
+    def from_positions(cls, positions: np.ndarray) -> "BeliefState":
+        """A belief of the given rows (any order, duplicates allowed)."""
+        positions = np.asarray(positions, dtype=np.uint64).reshape(-1, POSITION_WIDTH)
+        _, unique = np.unique(positions[:, COLUMN_HASH], return_index=True)
+        return cls(positions[unique])
+
+    @classmethod
+    def from_hidden(cls, fen: str, hidden: list[str | HiddenUnit]) -> "BeliefState":
+        """Every legal placement of the hidden units into the visible position ``fen``.
+
+        Raises ``ValueError`` (``HiddenUnitError``) naming what is wrong.
+        """
+        try:
+            board = chess.Board(fen)
+        except ValueError as error:
+            raise ValueError(f"invalid FEN {fen!r}: {error}") from None
+        units = [parse_hidden_unit(h) if isinstance(h, str) else h for h in hidden]
+        return cls(enumerate_placements(board, units))
+
+    def __len__(self) -> int:
+        return self.positions.shape[0]
+
+    @property
+    def hashes(self) -> np.ndarray:
+        """The members' Zobrist hashes, ascending."""
+        return self.positions[:, COLUMN_HASH]
+
+    def split(self, keys: np.ndarray, positions: np.ndarray | None = None
+              ) -> list[tuple[np.ndarray, "BeliefState"]]:
+        """Group ``positions`` (default: this belief's) by equal key rows:
+        ``[(key_row, BeliefState), ...]`` in key order."""
+        positions = self.positions if positions is None else positions
+        if positions.shape[0] == 0:
+            return []
+        classes, inverse = np.unique(keys, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        order = np.argsort(inverse, kind="stable")
+        bounds = np.searchsorted(inverse[order], np.arange(classes.shape[0] + 1))
+        return [(classes[c], BeliefState.from_positions(positions[order[bounds[c]:bounds[c + 1]]]))
+                for c in range(classes.shape[0])]
+
+    def attempt(self, rules: RuleSet, move: int) -> list[tuple[np.ndarray, "BeliefState"]]:
+        """White attempts ``move``: one class per answer.  The "No" class holds
+        the positions themselves (nothing moved); the others the positions after."""
+        outcome = rules.attempt(self.positions, move)
+        return self.split(outcome.keys, outcome.children)
+
+    def replies(self, rules: RuleSet) -> list[tuple[np.ndarray, "BeliefState"]]:
+        """Every reply of the side to move, grouped by what White observes."""
+        outcome = rules.replies(self.positions)
+        return self.split(outcome.keys, outcome.children)
+
+    def turn_info(self, rules: RuleSet) -> list[tuple[np.ndarray, "BeliefState"]]:
+        """The belief split by what White hears at the start of his turn."""
+        return self.split(rules.turn_info(self.positions))
+
+    def candidate_attempts(self, fog: bool = False) -> np.ndarray:
+        """Every move legal in at least one member: the attempts worth making.
+
+        (An attempt illegal in every member is refused everywhere and tells
+        nothing.)"""
+        from ksolve.board.batch import expand
+
+        _, _, moves = expand(self.positions, fog)
+        return np.unique(moves)
+
+    def squares_of(self, color: bool, piece: int) -> int:
+        """Bitboard of the squares where a man of ``color`` and python-chess
+        type ``piece`` stands in at least one member."""
+        column = (0 if color == chess.WHITE else COLUMN_BLACK) + piece - 1
+        return int(np.bitwise_or.reduce(self.positions[:, column])) if len(self) else 0
+
+    def hidden_squares(self) -> Iterator[tuple[chess.Piece, int]]:
+        """Per black man type whose squares are not the same in every member:
+        the bitboard of its possible squares."""
+        for piece in chess.PIECE_TYPES:
+            column = COLUMN_BLACK + piece - 1
+            values = self.positions[:, column]
+            if len(self) and not np.all(values == values[0]):
+                yield chess.Piece(piece, chess.BLACK), self.squares_of(chess.BLACK, piece)
+
+
+def _digest(hashes: np.ndarray) -> int:
+    """An order-independent 64-bit key of a set of hashes (they come sorted)."""
+    return int.from_bytes(hashlib.blake2b(np.ascontiguousarray(hashes).tobytes(), digest_size=8).digest(),
+                          "little")
+
+
+def is_refusal(key: np.ndarray) -> bool:
+    """Whether an attempt's answer key is the referee's "No"."""
+    return int(key[0]) == ILLEGAL
