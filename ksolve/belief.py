@@ -75,14 +75,7 @@ class BeliefState:
         """Group ``positions`` (default: this belief's) by equal key rows:
         ``[(key_row, BeliefState), ...]`` in key order."""
         positions = self.positions if positions is None else positions
-        if positions.shape[0] == 0:
-            return []
-        classes, inverse = np.unique(keys, axis=0, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        order = np.argsort(inverse, kind="stable")
-        bounds = np.searchsorted(inverse[order], np.arange(classes.shape[0] + 1))
-        return [(classes[c], BeliefState.from_positions(positions[order[bounds[c]:bounds[c + 1]]]))
-                for c in range(classes.shape[0])]
+        return [(key, BeliefState(members)) for key, members in partition(keys, positions)]
 
     def attempt(self, rules: RuleSet, move: int) -> list[tuple[np.ndarray, "BeliefState"]]:
         """White attempts ``move``: one class per answer.  The "No" class holds
@@ -123,6 +116,41 @@ class BeliefState:
             values = self.positions[:, column]
             if len(self) and not np.all(values == values[0]):
                 yield chess.Piece(piece, chess.BLACK), self.squares_of(chess.BLACK, piece)
+
+
+def partition(keys: np.ndarray, positions: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Split ``positions`` into classes of equal ``keys`` rows, each class's
+    members sorted by hash without duplicates: ``[(key_row, members), ...]``.
+
+    One stable sort per key column that varies (least significant first, after
+    the hash), then a scan for the boundaries: the belief update's hot path.
+
+    >>> keys = np.array([[2, 0], [1, 0], [2, 0]], dtype=np.uint64)
+    >>> rows = np.zeros((3, POSITION_WIDTH), dtype=np.uint64); rows[:, COLUMN_HASH] = [30, 10, 20]
+    >>> [(int(k[0]), [int(h) for h in m[:, COLUMN_HASH]]) for k, m in partition(keys, rows)]
+    [(1, [10]), (2, [20, 30])]
+    """
+    if positions.shape[0] == 0:
+        return []
+    hashes = positions[:, COLUMN_HASH]
+    order = np.argsort(hashes, kind="stable")
+    for column in range(keys.shape[1] - 1, -1, -1):
+        values = keys[:, column]
+        if values.min() != values.max():
+            order = order[np.argsort(values[order], kind="stable")]
+    sorted_keys = keys[order]
+    sorted_hashes = hashes[order]
+    new_class = np.empty(order.shape[0], dtype=np.bool_)
+    new_class[0] = True
+    np.any(sorted_keys[1:] != sorted_keys[:-1], axis=1, out=new_class[1:])
+    duplicate = np.zeros(order.shape[0], dtype=np.bool_)
+    duplicate[1:] = (sorted_hashes[1:] == sorted_hashes[:-1]) & ~new_class[1:]
+    keep = ~duplicate
+    order, new_class, sorted_keys = order[keep], new_class[keep], sorted_keys[keep]
+    starts = np.flatnonzero(new_class)
+    bounds = np.append(starts, order.shape[0])
+    members = positions[order]
+    return [(sorted_keys[starts[c]], members[bounds[c]:bounds[c + 1]]) for c in range(starts.shape[0])]
 
 
 def _digest(hashes: np.ndarray) -> int:

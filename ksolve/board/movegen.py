@@ -235,3 +235,25 @@ def fog_moves(position, out):
     treat king capture as the end of the game.
     """
     return _generate(position, out, False)
+
+
+@njit(cache=True)
+def has_legal_move(position, out):
+    """Whether the side to move has a legal move (mate and stalemate tests).
+
+    Tries the king's steps first, which settles most positions without
+    generating every move; ``out`` is scratch space for the full generation.
+    """
+    us = np.int64(position[COLUMN_TURN])
+    ksq = king_square(position, us)
+    if ksq < 0:
+        return False
+    occupied = color_occupancy(position, 0) | color_occupancy(position, 1)
+    targets = KING_ATTACKS[ksq] & ~color_occupancy(position, us)
+    without_king = occupied ^ SQUARE_BB[ksq]
+    while targets:
+        to = lsb(targets)
+        targets &= targets - ONE
+        if attackers_of(position, to, 1 - us, without_king) == ZERO:
+            return True
+    return legal_moves(position, out) > 0

@@ -105,7 +105,8 @@ def fog_attempt(positions, move):
     children = positions.copy()
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
     for i in range(n):
-        count = fog_moves(positions[i], buffer)
+        game_over = positions[i, KING] == 0 or positions[i, COLUMN_BLACK + KING] == 0
+        count = 0 if game_over else fog_moves(positions[i], buffer)
         legal = False
         for j in range(count):
             legal = legal or buffer[j] == move

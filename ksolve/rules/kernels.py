@@ -27,7 +27,7 @@ from ksolve.board.layout import (
     BISHOP, COLUMN_BLACK, COLUMN_HALFMOVE, COLUMN_TURN, KING, KNIGHT, MAX_MOVES, PAWN, QUEEN, ROOK,
 )
 from ksolve.board.makemove import make_move
-from ksolve.board.movegen import king_square, legal_moves
+from ksolve.board.movegen import has_legal_move, king_square, legal_moves
 from ksolve.board.tables import DARK_SQUARES, LIGHT_SQUARES, SQUARE_BB
 from ksolve.rules.codes import (
     CAPTURED_PAWN, CHECK_FILE, CHECK_KNIGHT, CHECK_LONG, CHECK_RANK, CHECK_SHORT, EN_PASSANT,
@@ -104,7 +104,12 @@ def pawn_captures(position, buffer):
 
     The four promotions of one capture count once, en passant counts.
     """
-    n = legal_moves(position, buffer)
+    return _pawn_captures_in(position, buffer, legal_moves(position, buffer))
+
+
+@njit(cache=True)
+def _pawn_captures_in(position, buffer, n):
+    """``pawn_captures`` over the ``n`` legal moves already in ``buffer``."""
     us = np.int64(position[COLUMN_TURN])
     pawns = position[us * COLUMN_BLACK + PAWN]
     count = 0
@@ -158,10 +163,14 @@ def is_insufficient(position, mode):
 @njit(cache=True)
 def pawn_info(position, flags, buffer):
     """Start-of-turn pawn-try bits (and RAND squares) for the side to move."""
-    kind = flags[FLAG_PAWN_INFO]
-    if kind == PAWN_INFO_NONE:
+    if flags[FLAG_PAWN_INFO] == PAWN_INFO_NONE:
         return 0, ZERO
-    count, sources = pawn_captures(position, buffer)
+    return _pawn_info_of(flags, *pawn_captures(position, buffer))
+
+
+@njit(cache=True)
+def _pawn_info_of(flags, count, sources):
+    kind = flags[FLAG_PAWN_INFO]
     if kind == PAWN_INFO_SQUARES:
         return PAWN_INFO, sources
     if kind == PAWN_INFO_EXISTS:
@@ -194,7 +203,11 @@ def announce(parent, move, child, flags, buffer):
     if flags[FLAG_PROMOTION] and (move >> 12) & 7:
         code |= PROMOTION
 
-    n = legal_moves(child, buffer)
+    with_pawn_info = flags[FLAG_PAWN_INFO] != PAWN_INFO_NONE
+    if with_pawn_info:
+        n = legal_moves(child, buffer)
+    else:
+        n = 1 if has_legal_move(child, buffer) else 0
     in_check = check_bits(child)
     if n == 0 and in_check == 0:
         return code | (END_STALEMATE << END_SHIFT), ZERO
@@ -204,7 +217,10 @@ def announce(parent, move, child, flags, buffer):
         return code | (END_CHECKMATE << END_SHIFT), ZERO
     if np.int64(child[COLUMN_HALFMOVE]) >= flags[FLAG_MOVE_LIMIT]:
         return code | (END_MOVE_LIMIT << END_SHIFT), ZERO
-    info, extra = pawn_info(child, flags, buffer)
+    if not with_pawn_info:
+        return code | in_check, ZERO
+    count, sources = _pawn_captures_in(child, buffer, n)
+    info, extra = _pawn_info_of(flags, count, sources)
     return code | in_check | info, extra
 
 

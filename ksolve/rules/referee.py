@@ -15,7 +15,7 @@ answer impossible attempts with "illegal", as their referees do.
 >>> from ksolve.rules import get_rules
 >>> referee = Referee(get_rules("berkeley"), position_from_fen("8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1"))
 >>> referee.attempt(move_from_uci("a2h2")).words
-'Capture at h2, stalemate'
+'Capture at h2, check on the file'
 """
 
 from __future__ import annotations
