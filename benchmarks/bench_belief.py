@@ -105,11 +105,13 @@ def bench_one(name: str, fen: str, hidden: list[str], move: str, rules_name: str
     belief.replies(rules)  # compile outside the timing
     ours_s, classes = best_of(repeats, lambda: belief.replies(rules))
     children = sum(len(b) for _, b in classes)
+    expanded = rules.replies(belief.positions).children.shape[0]  # before merging transpositions
     boards = [position_to_board(row) for row in belief.positions]
     theirs_s, theirs = best_of(1, lambda: python_chess_replies(boards, rules_name == "wild16"))
     assert sorted(len(b) for _, b in classes) == sorted(len(v) for v in theirs.values()), name
     return {
-        "belief": name, "rules": rules_name, "positions": len(belief), "children": children,
+        "belief": name, "rules": rules_name, "positions": len(belief), "replies_expanded": expanded,
+        "children": children,
         "classes": len(classes),
         "ksolve_seconds": ours_s, "python_chess_seconds": theirs_s,
         "ksolve_children_per_second": children / ours_s,
@@ -135,8 +137,8 @@ def main() -> None:
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(result, indent=2) + "\n")
     for row in rows:
-        print(f"{row['belief']:<24} {row['rules']:<9} {row['positions']:>6} positions -> {row['children']:>7} "
-              f"children in {row['classes']:>3} classes: ksolve {row['ksolve_children_per_second']:>12,.0f}/s, "
+        print(f"{row['belief']:<24} {row['rules']:<9} {row['positions']:>6} positions, {row['replies_expanded']:>6} "
+              f"replies -> {row['children']:>6} children in {row['classes']:>3} classes: ksolve {row['ksolve_children_per_second']:>12,.0f}/s, "
               f"python-chess {row['python_chess_children_per_second']:>9,.0f}/s, ratio {row['ratio']:.0f}x")
     print(f"written to {args.output}")
 

@@ -133,16 +133,18 @@ def partition(keys: np.ndarray, positions: np.ndarray) -> list[tuple[np.ndarray,
     if positions.shape[0] == 0:
         return []
     hashes = positions[:, COLUMN_HASH]
-    order = np.argsort(hashes, kind="stable")
+    order = np.argsort(hashes)  # equal hashes are equal positions: no stability needed
+
     for column in range(keys.shape[1] - 1, -1, -1):
         values = keys[:, column]
         if values.min() != values.max():
             order = order[np.argsort(values[order], kind="stable")]
     sorted_keys = keys[order]
     sorted_hashes = hashes[order]
-    new_class = np.empty(order.shape[0], dtype=np.bool_)
+    new_class = np.zeros(order.shape[0], dtype=np.bool_)
     new_class[0] = True
-    np.any(sorted_keys[1:] != sorted_keys[:-1], axis=1, out=new_class[1:])
+    for column in range(keys.shape[1]):
+        new_class[1:] |= sorted_keys[1:, column] != sorted_keys[:-1, column]
     duplicate = np.zeros(order.shape[0], dtype=np.bool_)
     duplicate[1:] = (sorted_hashes[1:] == sorted_hashes[:-1]) & ~new_class[1:]
     keep = ~duplicate
