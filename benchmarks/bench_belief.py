@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import sys
 import time
 from collections import defaultdict
@@ -24,9 +22,10 @@ from pathlib import Path
 
 import chess
 import chess.polyglot
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import best_of, machine  # noqa: E402
 
 from ksolve.belief import BeliefState  # noqa: E402
 from ksolve.board import move_from_uci, position_to_board  # noqa: E402
@@ -86,17 +85,6 @@ def python_chess_replies(boards: list[chess.Board], wild16: bool) -> dict:
     return classes
 
 
-def best_of(repeats: int, function):
-    best = None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = function()
-        elapsed = time.perf_counter() - start
-        if best is None or elapsed < best[0]:
-            best = (elapsed, result)
-    return best
-
-
 def bench_one(name: str, fen: str, hidden: list[str], move: str, rules_name: str, repeats: int) -> dict:
     rules = get_rules(rules_name)
     initial = BeliefState.from_hidden(fen, hidden)
@@ -130,8 +118,7 @@ def main() -> None:
     result = {
         "benchmark": "belief-replies",
         "date": time.strftime("%Y-%m-%dT%H:%M:%S"),
-        "machine": {"python": platform.python_version(), "cores": os.cpu_count(), "chess": chess.__version__,
-                    "numpy": np.__version__},
+        "machine": machine(),
         "rows": rows,
     }
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import subprocess
 import sys
@@ -28,7 +27,9 @@ import time
 from pathlib import Path
 
 import chess
-import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import best_of, machine  # noqa: E402
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -45,18 +46,6 @@ def python_chess_perft(board: chess.Board, depth: int, bulk: bool) -> int:
         nodes += python_chess_perft(board, depth - 1, bulk)
         board.pop()
     return nodes
-
-
-def best_of(repeats: int, function):
-    """The fastest of ``repeats`` runs: (seconds, result)."""
-    best = None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = function()
-        elapsed = time.perf_counter() - start
-        if best is None or elapsed < best[0]:
-            best = (elapsed, result)
-    return best
 
 
 def bench_perft(fen: str, depth: int, repeats: int) -> dict:
@@ -162,9 +151,7 @@ def main() -> None:
     result = {
         "benchmark": "board",
         "date": time.strftime("%Y-%m-%dT%H:%M:%S"),
-        "machine": {"python": platform.python_version(), "processor": platform.machine(),
-                    "cores": os.cpu_count(), "chess": chess.__version__,
-                    "numba": __import__("numba").__version__, "numpy": np.__version__},
+        "machine": machine(),
         "perft_kiwipete": bench_perft(KIWIPETE, depth, repeats),
         "perft_start": bench_perft(chess.STARTING_FEN, depth, repeats),
         "children": bench_children(positions, repeats),

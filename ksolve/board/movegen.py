@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from ksolve.board.attacks import attackers_of, bishop_attacks, color_occupancy, rook_attacks
-from ksolve.board.bitops import lsb, popcount
+from ksolve.board.bitops import lsb
 from ksolve.board.layout import (
     BISHOP, COLUMN_BLACK, COLUMN_CASTLING, COLUMN_EP, COLUMN_TURN, KING, KNIGHT, NO_SQUARE, PAWN,
     QUEEN, ROOK,
