@@ -57,6 +57,14 @@ class RuleSet(ABC):
     """Whether White may ask "Any?" (are there pawn captures?)."""
     key_width: int = 2
 
+    @property
+    def flags(self) -> np.ndarray:
+        """The flag vector of the referee kernels (``ksolve.rules.kernels``) for
+        this rule set's announcements of mate, stalemate and draws."""
+        from ksolve.rules.kernels import BERKELEY_FLAGS
+
+        return BERKELEY_FLAGS
+
     @abstractmethod
     def attempt(self, positions: np.ndarray, move: int) -> Outcomes:
         """White attempts ``move`` in every position."""

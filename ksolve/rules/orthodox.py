@@ -37,6 +37,10 @@ class OrthodoxRules(RuleSet):
     title: str = "Orthodox chess (full information)"
     key_width: int = 2 + COLUMN_EP + 1
 
+    @property
+    def flags(self) -> np.ndarray:
+        return _FLAGS
+
     def attempt(self, positions: np.ndarray, move: int) -> Outcomes:
         move_codes, _, children = attempt_outcomes(positions, move, _FLAGS)
         return Outcomes(_keys(move_codes, children), children)

@@ -1,0 +1,1 @@
+"""The AND-OR prover over belief states and its last-move kernel."""

@@ -1,0 +1,225 @@
+"""The AND-OR prover over belief states.
+
+``wins(B, n)``: can White, with belief ``B`` and ``n`` legal moves left, force
+a win (mate; king capture in Fog of War) whatever the position in ``B`` and
+whatever Black plays?
+
+- OR over White's attempts (moves legal in at least one member: any other
+  attempt is refused everywhere and tells nothing);
+- AND over the referee's answers to the attempt: the "No" class keeps the
+  same move number (its belief is strictly smaller, so this terminates); a
+  class announcing mate is won, one announcing stalemate or a draw is lost;
+  every other class is followed by Black's replies, AND over what White
+  hears of them, each with ``n - 1`` moves left;
+- the last move is decided by one kernel (``leaves.win_now``).
+
+Results are kept in a transposition table keyed by the belief (its digest
+and size) and the moves left, storing proofs and disproofs: a proof for
+``n`` holds for more moves, a disproof for fewer.
+
+>>> from ksolve.belief import BeliefState
+>>> from ksolve.rules import get_rules
+>>> prover = Prover(get_rules("berkeley"))
+>>> belief = BeliefState.from_hidden("8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1", ["b:dark"])
+>>> prover.wins(belief, 1), prover.wins(belief, 2)
+(False, False)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ksolve.belief import BeliefState, is_refusal
+from ksolve.rules import codes
+from ksolve.rules.base import RuleSet
+from ksolve.search.leaves import win_now
+from ksolve.search.orthodox import fails_in
+
+UNPROVEN = 1 << 30
+
+
+class SearchAborted(Exception):
+    """The search hit its time or node limit before deciding."""
+
+
+@dataclass
+class Entry:
+    """What the table knows of one belief: won with ``proven`` moves or more,
+    lost with ``disproven`` moves or fewer, and the winning attempt."""
+
+    proven: int = UNPROVEN
+    disproven: int = 0
+    move: int = -1
+
+
+@dataclass
+class Limits:
+    """When to give up: seconds and OR nodes (None: no limit)."""
+
+    seconds: float | None = None
+    nodes: int | None = None
+
+
+@dataclass
+class Stats:
+    """Counters of one search."""
+
+    nodes: int = 0
+    leaf_calls: int = 0
+    bound_cuts: int = 0
+    table_hits: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
+
+
+class Prover:
+    """Depth-bounded AND-OR search with a transposition table."""
+
+    def __init__(self, rules: RuleSet, limits: Limits | None = None,
+                 progress: Callable[[Stats, int], None] | None = None) -> None:
+        self.rules = rules
+        self.limits = limits or Limits()
+        self.progress = progress
+        self.stats = Stats()
+        self.table: dict[tuple[int, int], Entry] = {}
+        self.black_table: dict[tuple[int, int, int], bool] = {}
+        self.history: dict[int, int] = {}
+        self.success = codes.END_KING_CAPTURED if rules.fog else codes.END_CHECKMATE
+        self._flags = rules.flags
+        self._next_check = 1024
+        self.depth = 0
+        self.orthodox_depth = 3
+        self._orthodox_passed: dict[int, set[int]] = {}
+        self._orthodox_failed: dict[int, set[int]] = {}
+
+    # --- bookkeeping ---------------------------------------------------------
+    def _tick(self) -> None:
+        self.stats.nodes += 1
+        if self.stats.nodes < self._next_check:
+            return
+        self._next_check = self.stats.nodes + 1024
+        if self.limits.nodes is not None and self.stats.nodes >= self.limits.nodes:
+            raise SearchAborted(f"node limit {self.limits.nodes:,} reached")
+        if self.limits.seconds is not None and self.stats.seconds >= self.limits.seconds:
+            raise SearchAborted(f"time limit {self.limits.seconds:g} s reached")
+        if self.progress is not None:
+            self.progress(self.stats, self.depth)
+
+    def entry(self, belief: BeliefState) -> Entry | None:
+        """The table's entry for a White-to-move belief, if any."""
+        return self.table.get((belief.key, len(belief)))
+
+    # --- the search ----------------------------------------------------------
+    def wins(self, belief: BeliefState, moves: int) -> bool:
+        """Whether White wins from ``belief`` within ``moves`` legal moves."""
+        if moves <= 0 or len(belief) == 0:
+            return moves > 0
+        self._tick()
+        key = (belief.key, len(belief))
+        entry = self.table.get(key)
+        if entry is not None:
+            if entry.proven <= moves:
+                self.stats.table_hits += 1
+                return True
+            if entry.disproven >= moves:
+                self.stats.table_hits += 1
+                return False
+        else:
+            entry = self.table[key] = Entry()
+        if moves == 1:
+            self.stats.leaf_calls += 1
+            won, attempts = win_now(belief.positions, self._flags, self.rules.fog)
+            if won:
+                entry.proven, entry.move = 1, int(attempts[0])
+            else:
+                entry.disproven = 1
+            return bool(won)
+        if moves <= self.orthodox_depth and not self._orthodox_bound_holds(belief, moves):
+            self.stats.bound_cuts += 1
+            entry.disproven = max(entry.disproven, moves)
+            return False
+        for move in self._ordered(belief.candidate_attempts(self.rules.fog), moves):
+            if self.attempt_wins(belief, int(move), moves):
+                entry.proven, entry.move = moves, int(move)
+                self.history[int(move)] = self.history.get(int(move), 0) + moves * moves
+                return True
+        entry.disproven = max(entry.disproven, moves)
+        return False
+
+    def _orthodox_bound_holds(self, belief: BeliefState, moves: int) -> bool:
+        """Whether every member has an orthodox win in ``moves`` (cached per position)."""
+        passed = self._orthodox_passed.setdefault(moves, set())
+        failed = self._orthodox_failed.setdefault(moves, set())
+        hashes = belief.hashes.tolist()
+        if any(h in failed for h in hashes):
+            return False
+        unknown = [i for i, h in enumerate(hashes) if h not in passed]
+        if not unknown:
+            return True
+        positions = belief.positions[unknown]
+        first_failure = fails_in(positions, moves, self._flags, self.rules.fog)
+        checked = len(unknown) if first_failure < 0 else first_failure
+        passed.update(hashes[i] for i in unknown[:checked])
+        if first_failure >= 0:
+            failed.add(hashes[unknown[first_failure]])
+            return False
+        return True
+
+    def _ordered(self, moves: np.ndarray, depth: int) -> list[int]:
+        history = self.history
+        return sorted((int(m) for m in moves), key=lambda m: -history.get(m, 0))
+
+    def attempt_wins(self, belief: BeliefState, move: int, moves: int) -> bool:
+        """Whether trying ``move`` first wins within ``moves`` whatever the answer."""
+        classes = belief.attempt(self.rules, move)
+        refused = None
+        going_on = []
+        for key, part in classes:
+            if is_refusal(key):
+                refused = part
+                continue
+            end = codes.end_of(int(key[0]))
+            if end == self.success:
+                continue
+            if end != codes.END_NONE or moves == 1:
+                return False
+            going_on.append(part)
+        going_on.sort(key=len, reverse=True)
+        for part in going_on:
+            if not self.black_wins_not(part, moves - 1):
+                return False
+        return refused is None or self.wins(refused, moves)
+
+    def black_wins_not(self, belief: BeliefState, moves: int) -> bool:
+        """Whether White wins within ``moves`` after every Black reply in ``belief``."""
+        key = (belief.key, len(belief), moves)
+        known = self.black_table.get(key)
+        if known is not None:
+            self.stats.table_hits += 1
+            return known
+        result = True
+        classes = sorted(belief.replies(self.rules), key=lambda kc: -len(kc[1]))
+        for reply_key, part in classes:
+            if codes.end_of(int(reply_key[0])) != codes.END_NONE or not self.wins(part, moves):
+                result = False
+                break
+        self.black_table[key] = result
+        return result
+
+    def solve(self, belief: BeliefState, max_moves: int, min_moves: int = 1) -> int | None:
+        """The fewest moves (``min_moves`` .. ``max_moves``) with which White wins, or None.
+
+        Iterative deepening: each depth reuses the table of the shallower ones.
+        """
+        for moves in range(min_moves, max_moves + 1):
+            self.depth = moves
+            if self.wins(belief, moves):
+                return moves
+        return None
