@@ -1,13 +1,25 @@
-"""Full-information lower bounds: orthodox forced mate (or king capture) in a
-few moves, one position at a time.
+"""Full-information lower bounds: orthodox forced mate (king capture in Fog
+of War) within a few moves, with a transposition table shared by all calls.
 
 If White cannot force a win in ``n`` moves even seeing everything, he cannot
-force it with less information: a belief holding such a position is lost in
-``n``.  ``fails_in`` finds the first member without an orthodox win in ``n``.
+with less information.  Two uses in the prover:
+
+- ``fails_in``: a belief holding a position without an orthodox win in ``n``
+  is lost in ``n``;
+- ``viable_attempts``: an attempt is worth searching only if, in every member
+  where it is legal, it is an orthodox winning first move within ``n`` (where
+  it is refused the member stays, with ``n`` moves, and is checked by the
+  bound on that smaller belief).
+
+The table (``OrthodoxTable``) maps a position's Zobrist hash (White to move)
+to the fewest moves it is known to win in and the most it is known to fail
+in.  It is bypassed near a move-count draw, where the halfmove clock (not in
+the hash) could matter.
 
 >>> from ksolve.board import position_from_fen
 >>> from ksolve.rules.kernels import BERKELEY_FLAGS
->>> bool(orthodox_wins(position_from_fen("6k1/5ppp/8/8/8/8/8/K3R3 w - - 0 1"), 1, BERKELEY_FLAGS, False))
+>>> table = OrthodoxTable(1 << 10)
+>>> bool(orthodox_wins(position_from_fen("6k1/5ppp/8/8/8/8/8/K3R3 w - - 0 1"), 1, BERKELEY_FLAGS, False, *table.arrays))
 True
 """
 
@@ -16,20 +28,80 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ksolve.board.layout import COLUMN_BLACK, COLUMN_HALFMOVE, KING, MAX_MOVES, POSITION_WIDTH
+from ksolve.board.layout import (
+    COLUMN_BLACK, COLUMN_HALFMOVE, COLUMN_HASH, COLUMN_TURN, KING, MAX_MOVES, POSITION_WIDTH,
+)
 from ksolve.board.makemove import make_move
 from ksolve.board.movegen import checkers_of, fog_moves, has_legal_move, legal_moves
 from ksolve.board.tables import SQUARE_BB
 from ksolve.rules.kernels import FLAG_INSUFFICIENT, FLAG_MOVE_LIMIT, is_insufficient
 
+NEVER = 255
+
+
+class OrthodoxTable:
+    """A fixed-size hash table of orthodox results (``size`` a power of two)."""
+
+    def __init__(self, size: int = 1 << 22) -> None:
+        self.keys = np.zeros(size, dtype=np.uint64)
+        self.won = np.full(size, NEVER, dtype=np.uint8)
+        self.lost = np.zeros(size, dtype=np.uint8)
+        self.move_keys = np.zeros(size, dtype=np.uint64)
+        self.move_results = np.zeros(size, dtype=np.uint8)
+
+    @property
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The position table, as the kernels take it."""
+        return self.keys, self.won, self.lost
+
+    @property
+    def move_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The (position, move, moves) table of ``move_wins`` results."""
+        return self.move_keys, self.move_results
+
+
+@njit(cache=True, inline="always")
+def _probe(position, moves, flags, keys, won, lost):
+    """1 known win, 0 known loss, -1 unknown (or too near a move-count draw)."""
+    if np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= flags[FLAG_MOVE_LIMIT]:
+        return -1
+    h = position[COLUMN_HASH]
+    slot = np.int64(h & np.uint64(keys.shape[0] - 1))
+    if keys[slot] != h:
+        return -1
+    if won[slot] <= moves:
+        return 1
+    if lost[slot] >= moves:
+        return 0
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _store(position, moves, result, flags, keys, won, lost):
+    if np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= flags[FLAG_MOVE_LIMIT]:
+        return
+    h = position[COLUMN_HASH]
+    slot = np.int64(h & np.uint64(keys.shape[0] - 1))
+    if keys[slot] != h:
+        keys[slot] = h
+        won[slot] = NEVER
+        lost[slot] = 0
+    if result == 1:
+        won[slot] = min(won[slot], moves)
+    else:
+        lost[slot] = max(lost[slot], moves)
+
 
 @njit(cache=True)
-def orthodox_wins(position, moves, flags, fog):
+def orthodox_wins(position, moves, flags, fog, keys, won, lost):
     """Whether White, seeing everything, forces a win within ``moves`` moves.
 
     An iterative AND-OR depth-first search (even plies White's, odd Black's).
-    On White's last move only checks (king captures in Fog of War) are tried.
+    On White's last move only checks (king captures in Fog of War) can win.
     """
+    known = _probe(position, moves, flags, keys, won, lost)
+    if known >= 0:
+        return known == 1
     plies = 2 * moves
     stack = np.empty((plies + 1, POSITION_WIDTH), dtype=np.uint64)
     lists = np.empty((plies + 1, MAX_MOVES), dtype=np.int64)
@@ -37,6 +109,9 @@ def orthodox_wins(position, moves, flags, fog):
     index = np.zeros(plies + 1, dtype=np.int64)
     stack[0] = position
     counts[0] = _generate(stack[0], lists[0], fog)
+    scratch = np.empty(POSITION_WIDTH, dtype=np.uint64)
+    if not fog and moves > 1:
+        _checks_first(stack[0], lists[0], counts[0], scratch)
     ply = 0
     while True:
         result = -1  # -1: keep going at this ply; 0/1: this ply's node is decided
@@ -64,9 +139,18 @@ def orthodox_wins(position, moves, flags, fog):
             if ended:
                 result = 0
             else:
-                index[ply + 1] = 0
-                ply += 1
+                left = moves - (ply + 1) // 2
+                known = _probe(child, left, flags, keys, won, lost)
+                if known >= 0:
+                    result = -1 if known == 1 else 0
+                else:
+                    if not fog and left > 1:
+                        _checks_first(child, lists[ply + 1], counts[ply + 1], scratch)
+                    index[ply + 1] = 0
+                    ply += 1
         while result >= 0:  # a decided node answers its parent
+            if ply % 2 == 0:
+                _store(stack[ply], moves - ply // 2, result, flags, keys, won, lost)
             if ply == 0:
                 return result == 1
             ply -= 1
@@ -101,8 +185,34 @@ def _after_white_move(stack, lists, counts, index, ply, move, last, flags, fog):
         return 1 if in_check and not _drawn(child, flags) else -1
     if _drawn(child, flags):
         return -1
+    _captures_first(child, lists[ply + 1], counts[ply + 1])
     index[ply + 1] = 0
     return 2
+
+
+@njit(cache=True)
+def _checks_first(position, moves, count, scratch):
+    """Reorder White's ``moves`` in place: checking moves first (mates are checks)."""
+    front = 0
+    for i in range(count):
+        make_move(position, moves[i], scratch)
+        if checkers_of(scratch) != 0:
+            moves[front], moves[i] = moves[i], moves[front]
+            front += 1
+
+
+@njit(cache=True)
+def _captures_first(position, moves, count):
+    """Reorder Black's ``moves`` in place: captures first (the usual refutations)."""
+    us = np.int64(position[COLUMN_TURN])
+    theirs = np.uint64(0)
+    for piece in range(6):
+        theirs |= position[(1 - us) * COLUMN_BLACK + piece]
+    front = 0
+    for i in range(count):
+        if theirs & SQUARE_BB[(moves[i] >> 6) & 63]:
+            moves[front], moves[i] = moves[i], moves[front]
+            front += 1
 
 
 @njit(cache=True)
@@ -118,9 +228,76 @@ def _generate(position, out, fog):
 
 
 @njit(cache=True)
-def fails_in(positions, moves, flags, fog):
+def fails_in(positions, moves, flags, fog, keys, won, lost):
     """Index of the first position without an orthodox win in ``moves``, or -1."""
     for i in range(positions.shape[0]):
-        if not orthodox_wins(positions[i], moves, flags, fog):
+        if not orthodox_wins(positions[i], moves, flags, fog, keys, won, lost):
             return i
     return -1
+
+
+@njit(cache=True)
+def move_wins(position, move, moves, flags, fog, keys, won, lost):
+    """Whether ``move`` (legal in ``position``) is an orthodox winning first move within ``moves``."""
+    plies = 2
+    stack = np.empty((plies + 1, POSITION_WIDTH), dtype=np.uint64)
+    lists = np.empty((plies + 1, MAX_MOVES), dtype=np.int64)
+    counts = np.zeros(plies + 1, dtype=np.int64)
+    index = np.zeros(plies + 1, dtype=np.int64)
+    stack[0] = position
+    outcome = _after_white_move(stack, lists, counts, index, 0, move, moves == 1, flags, fog)
+    if outcome != 2:
+        return outcome == 1
+    child = stack[1]
+    for j in range(counts[1]):
+        grandchild = stack[2]
+        make_move(child, lists[1, j], grandchild)
+        if fog:
+            if grandchild[KING] == 0:
+                return False
+        elif not has_legal_move(grandchild, lists[2]) or _drawn(grandchild, flags):
+            return False
+        if not orthodox_wins(grandchild, moves - 1, flags, fog, keys, won, lost):
+            return False
+    return True
+
+
+MOVE_SALT = np.uint64(0x9E3779B97F4A7C15)
+DEPTH_SALT = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+@njit(cache=True)
+def _cached_move_wins(position, move, moves, flags, fog, keys, won, lost, move_keys, move_results):
+    """``move_wins`` remembered per (position, move, moves); results are 1 + bool."""
+    key = position[COLUMN_HASH] ^ (np.uint64(move + 1) * MOVE_SALT) ^ (np.uint64(moves) * DEPTH_SALT)
+    slot = np.int64(key & np.uint64(move_keys.shape[0] - 1))
+    near_draw = np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= flags[FLAG_MOVE_LIMIT]
+    if move_keys[slot] == key and move_results[slot] != 0 and not near_draw:
+        return move_results[slot] == 2
+    result = move_wins(position, move, moves, flags, fog, keys, won, lost)
+    if not near_draw:
+        move_keys[slot] = key
+        move_results[slot] = 2 if result else 1
+    return result
+
+
+@njit(cache=True)
+def viable_attempts(positions, candidates, moves, flags, fog, keys, won, lost, move_keys, move_results):
+    """Per candidate attempt: whether it is an orthodox winning first move
+    within ``moves`` in every position where it is legal."""
+    viable = np.ones(candidates.shape[0], dtype=np.bool_)
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    for i in range(positions.shape[0]):
+        count = _generate(positions[i], buffer, fog)
+        for c in range(candidates.shape[0]):
+            if not viable[c]:
+                continue
+            legal = False
+            for j in range(count):
+                if buffer[j] == candidates[c]:
+                    legal = True
+                    break
+            if legal and not _cached_move_wins(positions[i], candidates[c], moves, flags, fog,
+                                               keys, won, lost, move_keys, move_results):
+                viable[c] = False
+    return viable

@@ -37,7 +37,7 @@ from ksolve.belief import BeliefState, is_refusal
 from ksolve.rules import codes
 from ksolve.rules.base import RuleSet
 from ksolve.search.leaves import win_now
-from ksolve.search.orthodox import fails_in
+from ksolve.search.orthodox import OrthodoxTable, fails_in, viable_attempts
 
 UNPROVEN = 1 << 30
 
@@ -71,6 +71,7 @@ class Stats:
     nodes: int = 0
     leaf_calls: int = 0
     bound_cuts: int = 0
+    pruned_attempts: int = 0
     table_hits: int = 0
     started: float = field(default_factory=time.perf_counter)
 
@@ -96,8 +97,8 @@ class Prover:
         self._next_check = 1024
         self.depth = 0
         self.orthodox_depth = 3
-        self._orthodox_passed: dict[int, set[int]] = {}
-        self._orthodox_failed: dict[int, set[int]] = {}
+        self.viable_depth = 4
+        self.orthodox = OrthodoxTable()
 
     # --- bookkeeping ---------------------------------------------------------
     def _tick(self) -> None:
@@ -145,7 +146,7 @@ class Prover:
             self.stats.bound_cuts += 1
             entry.disproven = max(entry.disproven, moves)
             return False
-        for move in self._ordered(belief.candidate_attempts(self.rules.fog), moves):
+        for move in self._ordered(self._candidates(belief, moves), moves):
             if self.attempt_wins(belief, int(move), moves):
                 entry.proven, entry.move = moves, int(move)
                 self.history[int(move)] = self.history.get(int(move), 0) + moves * moves
@@ -154,23 +155,19 @@ class Prover:
         return False
 
     def _orthodox_bound_holds(self, belief: BeliefState, moves: int) -> bool:
-        """Whether every member has an orthodox win in ``moves`` (cached per position)."""
-        passed = self._orthodox_passed.setdefault(moves, set())
-        failed = self._orthodox_failed.setdefault(moves, set())
-        hashes = belief.hashes.tolist()
-        if any(h in failed for h in hashes):
-            return False
-        unknown = [i for i, h in enumerate(hashes) if h not in passed]
-        if not unknown:
-            return True
-        positions = belief.positions[unknown]
-        first_failure = fails_in(positions, moves, self._flags, self.rules.fog)
-        checked = len(unknown) if first_failure < 0 else first_failure
-        passed.update(hashes[i] for i in unknown[:checked])
-        if first_failure >= 0:
-            failed.add(hashes[unknown[first_failure]])
-            return False
-        return True
+        """Whether every member has an orthodox win in ``moves``."""
+        return fails_in(belief.positions, moves, self._flags, self.rules.fog, *self.orthodox.arrays) < 0
+
+    def _candidates(self, belief: BeliefState, moves: int) -> np.ndarray:
+        """The attempts worth searching: legal somewhere, and (within the
+        orthodox horizon) an orthodox winning first move wherever legal."""
+        candidates = belief.candidate_attempts(self.rules.fog)
+        if moves <= self.viable_depth:
+            viable = viable_attempts(belief.positions, candidates, moves, self._flags, self.rules.fog,
+                                     *self.orthodox.arrays, *self.orthodox.move_arrays)
+            self.stats.pruned_attempts += int(len(candidates) - viable.sum())
+            candidates = candidates[viable]
+        return candidates
 
     def _ordered(self, moves: np.ndarray, depth: int) -> list[int]:
         history = self.history
