@@ -13,7 +13,7 @@ from typing import NoReturn
 
 import click
 
-EXIT_BAD_INPUT = 2
+EXIT_SOLVED, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 
 
 def fail(message: str) -> NoReturn:
@@ -60,6 +60,81 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
     elapsed = time.perf_counter() - start
     click.echo(f"Nodes: {total}")
     click.echo(f"Time: {elapsed:.3f} s ({total / max(elapsed, 1e-9):,.0f} nodes/s)", err=True)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--moves", type=click.IntRange(1, 60), help="Prove mate in at most N (default: the stipulation).")
+@click.option("--rules", "rules_name", help="Solve under this rule set instead of the file's.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), help="Give up after S seconds (status unknown).")
+@click.option("--max-nodes", type=click.IntRange(min=1), help="Give up after N search nodes (status unknown).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def solve(file: str, moves: int | None, rules_name: str | None, timeout: float | None,
+          max_nodes: int | None, as_json: bool) -> None:
+    """Prove that White wins whatever the hidden units and whatever Black plays,
+    and print the strategy (exit 0), or that he cannot (exit 1); 3: unknown.
+
+    \b
+    Example:
+      ksolve solve problems/rotenberg-1976.toml
+    """
+    from ksolve.problem import ProblemError, load_problem
+    from ksolve.search.prover import Limits
+    from ksolve.solver import NO_SOLUTION, SOLVED, solve as solve_problem
+
+    try:
+        problem = load_problem(file)
+        rules = load_rules(rules_name) if rules_name else None
+        result = solve_problem(problem, moves, rules, Limits(timeout, max_nodes), _progress_printer())
+    except ProblemError as error:
+        fail(str(error))
+    if as_json:
+        import json
+
+        from ksolve.report.json import result_json
+
+        click.echo(json.dumps(result_json(result, problem), indent=1))
+    else:
+        _print_result(problem, result)
+    sys.exit({SOLVED: EXIT_SOLVED, NO_SOLUTION: EXIT_NO_SOLUTION}.get(result.status, EXIT_UNKNOWN))
+
+
+def _progress_printer():
+    """A progress callback that writes to stderr at most once a second, after the first second."""
+    last = [0.0]
+
+    def report(stats, depth: int) -> None:
+        if stats.seconds >= 1.0 and stats.seconds - last[0] >= 1.0:
+            last[0] = stats.seconds
+            click.echo(f"ksolve: depth {depth}, {stats.nodes:,} nodes, {stats.seconds:.1f} s", err=True)
+
+    return report
+
+
+def _print_result(problem, result) -> None:
+    from ksolve.report.text import render_text
+
+    goal = "mate" if problem.goal == "mate" else "king capture"
+    rules = result.tree.graph["rules"] if result.tree is not None else problem.rules.name
+    click.echo(f"{problem.name}: {problem.stipulation}, rules {rules}, belief {result.belief_size} positions")
+    if result.status == "solved":
+        click.echo(f"White forces {goal} in {result.moves}"
+                   f"{' (the stipulation is ' + str(result.max_moves) + ')' if result.moves < result.max_moves else ''}"
+                   f"; key {result.key or 'per first announcement'}"
+                   f"{_published(problem, result)}")
+        click.echo(render_text(result.tree))
+    elif result.status == "no solution":
+        click.echo(f"No forced {goal} in {result.max_moves} or fewer moves.")
+    else:
+        click.echo(f"Unknown: {result.reason}")
+    click.echo(f"{result.nodes:,} nodes, {result.seconds:.2f} s", err=True)
+
+
+def _published(problem, result) -> str:
+    if not problem.published_key or not result.key:
+        return ""
+    verdict = "agrees" if problem.published_key == result.key else "differs"
+    return f" (published key {problem.published_key}: {verdict})"
 
 
 def load_rules(name: str):

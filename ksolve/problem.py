@@ -1,0 +1,247 @@
+"""Problem files: a Kriegspiel (or Fog-of-War, or orthodox) problem in TOML,
+read and validated with errors that name the file, the field and the reason.
+
+The format is documented in ``problems/README.md``; in short::
+
+    title = "Rotenberg, The Problemist 1976"
+    author = "J. Rotenberg"
+    source = "The Problemist"
+    year = 1976
+    stipulation = "#8"          # mate in 8; "xk3": capture the king in 3 (Fog of War)
+    rules = "berkeley"
+
+    [position]
+    fen = "8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1"
+    hidden = ["b:dark"]         # or tables: {piece = "p", squares = "a-file", optional = true}
+    # positions = ["FEN", ...]  # instead of fen + hidden: the belief, explicitly
+
+    [published]
+    key = "a2g2"
+    solution = "1.Rg2 ..."
+
+>>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
+>>> problem.moves, problem.rules.name, len(problem.belief())
+(1, 'berkeley', 1)
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import chess
+
+from ksolve.hidden import HiddenUnit, HiddenUnitError, parse_hidden_unit, parse_squares
+from ksolve.rules import RULE_SET_NAMES, UnknownRules, get_rules
+
+MAX_MOVES = 60
+_STIPULATION = re.compile(r"^\s*(#|xk)\s*(\d+)\s*$", re.IGNORECASE)
+_TOP_FIELDS = {"id", "title", "author", "source", "year", "award", "stipulation", "rules", "position",
+               "published", "notes"}
+
+
+class ProblemError(ValueError):
+    """A problem file that cannot be used: ``file: field: reason``."""
+
+    def __init__(self, source: str, field_name: str, reason: str) -> None:
+        super().__init__(f"{source}: {field_name}: {reason}")
+        self.source, self.field_name, self.reason = source, field_name, reason
+
+
+@dataclass
+class Problem:
+    """A validated problem."""
+
+    source: str
+    id: str
+    stipulation: str
+    moves: int
+    goal: str
+    """"mate" or "king-capture"."""
+    rules: Any
+    fen: str | None
+    hidden: list[HiddenUnit] = field(default_factory=list)
+    positions: list[str] = field(default_factory=list)
+    title: str = ""
+    author: str = ""
+    origin: str = ""
+    year: int | None = None
+    award: str = ""
+    published_key: str | None = None
+    published_solution: str = ""
+    notes: str = ""
+
+    def belief(self):
+        """The initial belief state (every legal placement of the hidden units)."""
+        from ksolve.belief import BeliefState
+        from ksolve.board import PositionError, positions_from_fens
+
+        if self.positions:
+            try:
+                rows = positions_from_fens(self.positions, fog=self.rules.fog)
+            except PositionError as error:
+                raise ProblemError(self.source, "position.positions", str(error)) from None
+            belief = BeliefState.from_positions(rows)
+        else:
+            try:
+                belief = BeliefState.from_hidden(self.fen, self.hidden)
+            except (ValueError, HiddenUnitError) as error:
+                raise ProblemError(self.source, "position.hidden" if self.hidden else "position.fen",
+                                   str(error)) from None
+        return belief
+
+    @property
+    def name(self) -> str:
+        """A one-line name: title, or author and year, or the id."""
+        if self.title:
+            return self.title
+        if self.author:
+            return f"{self.author}{f' {self.year}' if self.year else ''}"
+        return self.id
+
+
+def load_problem(path: str | Path) -> Problem:
+    """Read and validate a problem file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ProblemError(str(path), "file", error.strerror or str(error)) from None
+    return load_problem_text(text, str(path), path.stem)
+
+
+def load_problem_text(text: str, source: str = "<problem>", default_id: str = "problem") -> Problem:
+    """Read and validate a problem from TOML text."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ProblemError(source, "toml", str(error)) from None
+    unknown = sorted(set(data) - _TOP_FIELDS)
+    if unknown:
+        raise ProblemError(source, unknown[0], f"unknown field (known: {', '.join(sorted(_TOP_FIELDS))})")
+    stipulation = _text(data, "stipulation", source, required=True)
+    match = _STIPULATION.match(stipulation)
+    if not match:
+        raise ProblemError(source, "stipulation", f"{stipulation!r} is not '#N' (mate in N) or 'xkN' "
+                                                  "(capture the king in N)")
+    goal = "mate" if match.group(1) == "#" else "king-capture"
+    moves = int(match.group(2))
+    if not 1 <= moves <= MAX_MOVES:
+        raise ProblemError(source, "stipulation", f"the number of moves must be 1 to {MAX_MOVES}")
+    rules_name = _text(data, "rules", source, required=True)
+    try:
+        rules = get_rules(rules_name)
+    except UnknownRules as error:
+        raise ProblemError(source, "rules", str(error)) from None
+    if (goal == "king-capture") != rules.fog:
+        raise ProblemError(source, "stipulation", "capture the king ('xkN') goes with rules = 'fog-of-war', "
+                                                  "mate ('#N') with the other rule sets")
+    problem = Problem(source=source, id=_text(data, "id", source) or default_id, stipulation=stipulation.strip(),
+                      moves=moves, goal=goal, rules=rules, fen=None,
+                      title=_text(data, "title", source), author=_text(data, "author", source),
+                      origin=_text(data, "source", source), award=_text(data, "award", source),
+                      notes=_text(data, "notes", source))
+    year = data.get("year")
+    if year is not None and not isinstance(year, int):
+        raise ProblemError(source, "year", "must be a whole number")
+    problem.year = year
+    _read_position(data.get("position"), problem, source)
+    _read_published(data.get("published"), problem, source)
+    return problem
+
+
+def _text(data: dict, name: str, source: str, required: bool = False) -> str:
+    value = data.get(name)
+    if value is None:
+        if required:
+            raise ProblemError(source, name, "missing")
+        return ""
+    if not isinstance(value, str):
+        raise ProblemError(source, name, "must be a string")
+    return value
+
+
+def _read_position(section: Any, problem: Problem, source: str) -> None:
+    if not isinstance(section, dict):
+        raise ProblemError(source, "position", "missing table [position] with fen (and hidden) or positions")
+    unknown = sorted(set(section) - {"fen", "hidden", "positions"})
+    if unknown:
+        raise ProblemError(source, f"position.{unknown[0]}", "unknown field (known: fen, hidden, positions)")
+    if "positions" in section:
+        if "fen" in section or "hidden" in section:
+            raise ProblemError(source, "position.positions", "give either positions or fen (+ hidden), not both")
+        fens = section["positions"]
+        if not isinstance(fens, list) or not fens or not all(isinstance(f, str) for f in fens):
+            raise ProblemError(source, "position.positions", "must be a non-empty list of FEN strings")
+        for number, fen in enumerate(fens, 1):
+            _check_fen(fen, problem, source, f"position.positions[{number}]")
+        problem.positions = fens
+        return
+    fen = section.get("fen")
+    if not isinstance(fen, str):
+        raise ProblemError(source, "position.fen", "missing (a FEN of the visible men)")
+    _check_fen(fen, problem, source, "position.fen")
+    problem.fen = fen
+    hidden = section.get("hidden", [])
+    if not isinstance(hidden, list):
+        raise ProblemError(source, "position.hidden", "must be a list of units")
+    for number, unit in enumerate(hidden, 1):
+        problem.hidden.append(_read_unit(unit, source, f"position.hidden[{number}]"))
+    problem.belief()  # an empty, contradictory or oversized belief is a bad problem file
+
+
+def _check_fen(fen: str, problem: Problem, source: str, field_name: str) -> None:
+    try:
+        board = chess.Board(fen)
+    except ValueError as error:
+        raise ProblemError(source, field_name, f"invalid FEN {fen!r}: {error}") from None
+    if board.turn != chess.WHITE:
+        raise ProblemError(source, field_name, "White must be to move (the stipulation is White's)")
+
+
+def _read_unit(unit: Any, source: str, field_name: str) -> HiddenUnit:
+    try:
+        if isinstance(unit, str):
+            return parse_hidden_unit(unit)
+        if isinstance(unit, dict):
+            unknown = sorted(set(unit) - {"piece", "squares", "optional", "note"})
+            if unknown:
+                raise HiddenUnitError(f"unknown field {unknown[0]!r} (known: piece, squares, optional, note)")
+            piece, squares = unit.get("piece"), unit.get("squares")
+            if not isinstance(piece, str):
+                raise HiddenUnitError("piece must be a string such as 'b' or 'q|r|b|n'")
+            if isinstance(squares, list):
+                squares = ",".join(str(s) for s in squares)
+            if not isinstance(squares, str):
+                raise HiddenUnitError("squares must be a string (dark, light, any, a-file, rank-3, e4) or a list")
+            parse_squares(squares)
+            optional = unit.get("optional", False)
+            if not isinstance(optional, bool):
+                raise HiddenUnitError("optional must be true or false")
+            return parse_hidden_unit(f"{piece}{'?' if optional else ''}:{squares}")
+    except HiddenUnitError as error:
+        raise ProblemError(source, field_name, str(error)) from None
+    raise ProblemError(source, field_name, "must be a string like 'b:dark' or a table {piece, squares}")
+
+
+def _read_published(section: Any, problem: Problem, source: str) -> None:
+    if section is None:
+        return
+    if not isinstance(section, dict):
+        raise ProblemError(source, "published", "must be a table")
+    unknown = sorted(set(section) - {"key", "solution", "notes"})
+    if unknown:
+        raise ProblemError(source, f"published.{unknown[0]}", "unknown field (known: key, solution, notes)")
+    key = section.get("key")
+    if key is not None:
+        if not isinstance(key, str) or not re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", key):
+            raise ProblemError(source, "published.key", f"{key!r} is not a UCI move such as 'a2g2'")
+        problem.published_key = key
+    problem.published_solution = str(section.get("solution", ""))
+    problem.notes = problem.notes or str(section.get("notes", ""))
+
+
+__all__ = ["Problem", "ProblemError", "load_problem", "load_problem_text", "RULE_SET_NAMES"]

@@ -1,0 +1,1 @@
+"""Renderings of a solution: text in composers' conventions, JSON."""

@@ -1,0 +1,124 @@
+"""The strategy tree of a proof, as a ``networkx.DiGraph``.
+
+Nodes are White's turns (``kind="white"``: a belief with White to move and
+the moves left), Black's turns (``kind="black"``: a belief after White's
+move) and wins (``kind="win"``).  Edges carry what happens: White's attempt
+(``kind="attempt"``, ``move`` in UCI), the referee's answer to it
+(``kind="answer"``: "No", or the announcement), and what White hears of
+Black's reply (``kind="reply"``).
+
+>>> from ksolve.belief import BeliefState
+>>> from ksolve.rules import get_rules
+>>> from ksolve.search.prover import Prover
+>>> rules = get_rules("berkeley")
+>>> prover = Prover(rules)
+>>> belief = BeliefState.from_hidden("k7/8/1K6/8/8/8/8/7R w - - 0 1", [])
+>>> prover.wins(belief, 1)
+True
+>>> tree = strategy_tree(prover, belief, 1)
+>>> [tree.edges[e]["label"] for e in tree.edges]
+['Rh1-h8', 'Checkmate']
+"""
+
+from __future__ import annotations
+
+import chess
+import networkx as nx
+import numpy as np
+
+from ksolve.belief import BeliefState, is_refusal
+from ksolve.board import move_to_uci, position_to_board
+from ksolve.board.layout import decode_move
+from ksolve.rules import codes
+from ksolve.search.leaves import win_now
+from ksolve.search.prover import Prover
+
+MAX_LISTED_SQUARES = 8
+"""Hidden units' squares are listed on a node when they are at most this many."""
+
+
+def move_label(belief: BeliefState, move: int) -> str:
+    """White's move in long algebraic notation from White's own board, e.g. ``Ra2-g2``."""
+    from_square, to_square, promotion = decode_move(int(move))
+    board = position_to_board(belief.positions[0])
+    piece = board.piece_at(from_square)
+    letter = "" if piece is None or piece.piece_type == chess.PAWN else piece.symbol().upper()
+    text = f"{letter}{chess.square_name(from_square)}-{chess.square_name(to_square)}"
+    if promotion:
+        text += "=" + chess.piece_symbol(promotion + 1).upper()
+    return text
+
+
+def belief_summary(belief: BeliefState) -> dict:
+    """Size and, for hidden units with few squares, their squares."""
+    summary: dict = {"size": len(belief)}
+    squares = {}
+    for piece, mask in belief.hidden_squares():
+        names = [chess.square_name(s) for s in chess.scan_forward(mask)]
+        squares[chess.piece_name(piece.piece_type)] = names if len(names) <= MAX_LISTED_SQUARES else len(names)
+    if squares:
+        summary["hidden"] = squares
+    return summary
+
+
+def strategy_tree(prover: Prover, belief: BeliefState, moves: int) -> nx.DiGraph:
+    """The winning strategy the prover found for ``belief`` within ``moves``.
+
+    Every branch is expanded: every "No", every announcement, every class of
+    Black's replies.  Raises ``ValueError`` if the prover cannot win there.
+    """
+    tree = nx.DiGraph(moves=moves, rules=prover.rules.name)
+    _white_node(tree, prover, belief, moves, number=1)
+    return tree
+
+
+def _add_node(tree: nx.DiGraph, **attributes) -> int:
+    node = tree.number_of_nodes()
+    tree.add_node(node, **attributes)
+    return node
+
+
+def _winning_move(prover: Prover, belief: BeliefState, moves: int) -> tuple[int, int]:
+    """(attempt, moves it needs) for a belief the prover has won."""
+    if not prover.wins(belief, moves):
+        raise ValueError("no winning strategy within the given moves")
+    entry = prover.entry(belief)
+    needed = entry.proven if entry is not None else moves
+    if needed == 1:
+        won, attempts = win_now(belief.positions, prover.rules.flags, prover.rules.fog)
+        return int(attempts[0]), 1
+    return entry.move, needed
+
+
+def _white_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: int, number: int) -> int:
+    move, needed = _winning_move(prover, belief, moves)
+    node = _add_node(tree, kind="white", number=number, moves_left=needed, **belief_summary(belief))
+    black = _add_node(tree, kind="attempt", number=number, move=move_to_uci(move))
+    tree.add_edge(node, black, kind="attempt", move=move_to_uci(move), label=move_label(belief, move))
+    for key, part in belief.attempt(prover.rules, move):
+        words = prover.rules.describe(key)
+        if is_refusal(key):
+            child = _white_node(tree, prover, part, needed, number)
+        elif codes.end_of(int(key[0])) == prover.success:
+            child = _add_node(tree, kind="win", number=number, **belief_summary(part))
+        else:
+            child = _black_node(tree, prover, part, needed - 1, number)
+        tree.add_edge(black, child, kind="answer", label=words, key=[int(k) for k in np.asarray(key)])
+    return node
+
+
+def _black_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: int, number: int) -> int:
+    node = _add_node(tree, kind="black", number=number, moves_left=moves, **belief_summary(belief))
+    for key, part in sorted(belief.replies(prover.rules), key=lambda kc: -len(kc[1])):
+        child = _white_node(tree, prover, part, moves, number + 1)
+        tree.add_edge(node, child, kind="reply", label=prover.rules.describe(key),
+                      key=[int(k) for k in np.asarray(key)])
+    return node
+
+
+def key_move(tree: nx.DiGraph) -> str | None:
+    """The UCI of the strategy's first attempt."""
+    for _, _, data in tree.out_edges(0, data=True):
+        if data["kind"] == "attempt":
+            return data["move"]
+    return None

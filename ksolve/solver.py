@@ -1,0 +1,96 @@
+"""Solve a problem: its initial belief, iterative deepening with the prover,
+and the strategy tree of the shortest win.
+
+The initial belief first splits by what White hears before his first
+attempt (pawn-try information, or what he sees in Fog of War): White must
+win in every class.
+
+>>> from ksolve.problem import load_problem_text
+>>> problem = load_problem_text('stipulation = "#2"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
+>>> result = solve(problem)
+>>> result.status, result.moves, result.key
+('solved', 1, 'h1h8')
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import networkx as nx
+
+from ksolve.belief import BeliefState
+from ksolve.problem import Problem
+from ksolve.search.prover import Limits, Prover, SearchAborted, Stats
+from ksolve.solution import belief_summary, key_move, strategy_tree
+
+SOLVED, NO_SOLUTION, UNKNOWN = "solved", "no solution", "unknown"
+
+
+@dataclass
+class SolveResult:
+    """What a solve found."""
+
+    status: str
+    """``solved``, ``no solution`` (proved: no win within the moves) or ``unknown``."""
+    moves: int | None
+    """The fewest moves that win (when solved)."""
+    max_moves: int
+    key: str | None
+    belief_size: int
+    nodes: int
+    seconds: float
+    reason: str = ""
+    tree: nx.DiGraph | None = None
+    classes: list[tuple[str, int]] = field(default_factory=list)
+    """The initial classes (what White hears first) and their sizes."""
+
+
+def solve(problem: Problem, moves: int | None = None, rules=None, limits: Limits | None = None,
+          progress: Callable[[Stats, int], None] | None = None, tree: bool = True) -> SolveResult:
+    """Prove or refute the problem's stipulation (``moves``/``rules`` override the file's)."""
+    rules = rules or problem.rules
+    max_moves = moves or problem.moves
+    started = time.perf_counter()
+    belief = problem.belief()
+    classes = belief.turn_info(rules)
+    labelled = [(rules.describe(key), part) for key, part in classes]
+    prover = Prover(rules, limits, progress)
+    found = None
+    try:
+        for depth in range(1, max_moves + 1):
+            prover.depth = depth
+            if all(prover.wins(part, depth) for _, part in labelled):
+                found = depth
+                break
+    except SearchAborted as aborted:
+        return SolveResult(UNKNOWN, None, max_moves, None, len(belief), prover.stats.nodes,
+                           time.perf_counter() - started, reason=str(aborted),
+                           classes=[(label, len(part)) for label, part in labelled])
+    result = SolveResult(SOLVED if found else NO_SOLUTION, found, max_moves, None, len(belief),
+                         prover.stats.nodes, 0.0, classes=[(label, len(part)) for label, part in labelled])
+    if found is None and rules.any_question:
+        result.status = UNKNOWN
+        result.reason = (f"no win without asking 'Any?'; strategies that ask it are not searched yet "
+                         f"under {rules.name}")
+    if found is not None and tree:
+        result.tree = _tree(prover, labelled, found)
+        result.key = key_move(result.tree) if len(labelled) == 1 else None
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _tree(prover: Prover, labelled: list[tuple[str, BeliefState]], moves: int) -> nx.DiGraph:
+    """The strategy; with several initial classes, a ``start`` node joins their trees."""
+    if len(labelled) == 1:
+        return strategy_tree(prover, labelled[0][1], moves)
+    tree = nx.DiGraph(moves=moves, rules=prover.rules.name)
+    tree.add_node(0, kind="start", number=1, size=sum(len(b) for _, b in labelled))
+    for label, part in labelled:
+        subtree = strategy_tree(prover, part, moves)
+        offset = tree.number_of_nodes()
+        tree = nx.union(tree, nx.relabel_nodes(subtree, {n: n + offset for n in subtree.nodes}))
+        tree.add_edge(0, offset, kind="info", label=label)
+        tree.nodes[offset].update(belief_summary(part))
+    return tree
