@@ -9,7 +9,7 @@ Black's reply (``kind="reply"``).
 
 >>> from ksolve.belief import BeliefState
 >>> from ksolve.rules import get_rules
->>> from ksolve.search.prover import Prover
+>>> from ksolve.search.prover import ASK, ASKED, FRESH, MUST_TRY, Prover
 >>> rules = get_rules("berkeley")
 >>> prover = Prover(rules)
 >>> belief = BeliefState.from_hidden("k7/8/1K6/8/8/8/8/7R w - - 0 1", [])
@@ -31,7 +31,7 @@ from ksolve.board import move_to_uci, position_to_board
 from ksolve.board.layout import decode_move
 from ksolve.rules import codes
 from ksolve.search.leaves import win_now
-from ksolve.search.prover import Prover
+from ksolve.search.prover import ASK, ASKED, FRESH, MUST_TRY, Prover
 
 MAX_LISTED_SQUARES = 8
 """Hidden units' squares are listed on a node when they are at most this many."""
@@ -78,27 +78,36 @@ def _add_node(tree: nx.DiGraph, **attributes) -> int:
     return node
 
 
-def _winning_move(prover: Prover, belief: BeliefState, moves: int) -> tuple[int, int]:
-    """(attempt, moves it needs) for a belief the prover has won."""
-    if not prover.wins(belief, moves):
+def _winning_move(prover: Prover, belief: BeliefState, moves: int, state: int) -> tuple[int, int]:
+    """(attempt or ``ASK``, moves it needs) for a belief the prover has won."""
+    if not prover.wins(belief, moves, state):
         raise ValueError("no winning strategy within the given moves")
-    entry = prover.entry(belief)
-    needed = entry.proven if entry is not None else moves
-    if needed == 1:
+    entry = prover.entry(belief, state)
+    if entry.proven == 1 and entry.move != ASK and state in (FRESH, ASKED):
         won, attempts = win_now(belief.positions, prover.rules.flags, prover.rules.fog)
         return int(attempts[0]), 1
-    return entry.move, needed
+    return entry.move, entry.proven
 
 
-def _white_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: int, number: int) -> int:
-    move, needed = _winning_move(prover, belief, moves)
+def _white_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: int, number: int,
+                state: int = FRESH) -> int:
+    move, needed = _winning_move(prover, belief, moves, state)
     node = _add_node(tree, kind="white", number=number, moves_left=needed, **belief_summary(belief))
+    if move == ASK:
+        question = _add_node(tree, kind="ask", number=number)
+        tree.add_edge(node, question, kind="ask", label="Any?")
+        for answer_state, part in prover.any_classes(belief):
+            if len(part):
+                child = _white_node(tree, prover, part, needed, number, answer_state)
+                yes = "Try" if prover.rules.any_obliges_until_capture else "Yes"
+                tree.add_edge(question, child, kind="answer", label=yes if answer_state != ASKED else "No")
+        return node
     black = _add_node(tree, kind="attempt", number=number, move=move_to_uci(move))
     tree.add_edge(node, black, kind="attempt", move=move_to_uci(move), label=move_label(belief, move))
     for key, part in belief.attempt(prover.rules, move):
         words = prover.rules.describe(key)
         if is_refusal(key):
-            child = _white_node(tree, prover, part, needed, number)
+            child = _white_node(tree, prover, part, needed, number, ASKED if state == MUST_TRY else state)
         elif codes.end_of(int(key[0])) == prover.success:
             child = _add_node(tree, kind="win", number=number, **belief_summary(part))
         else:
@@ -117,8 +126,10 @@ def _black_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: in
 
 
 def key_move(tree: nx.DiGraph) -> str | None:
-    """The UCI of the strategy's first attempt."""
+    """The UCI of the strategy's first attempt ("any" when it first asks "Any?")."""
     for _, _, data in tree.out_edges(0, data=True):
         if data["kind"] == "attempt":
             return data["move"]
+        if data["kind"] == "ask":
+            return "any"
     return None

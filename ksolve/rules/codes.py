@@ -113,7 +113,7 @@ def describe(code: int, extra: int = 0, pawn_info: str = "none") -> str:
         parts.append("promotion")
     checks = check_words(code)
     if len(checks) == 1:
-        parts.append(f"check on the {checks[0]}")
+        parts.append("knight check" if checks[0] == "knight" else f"check on the {checks[0]}")
     elif checks:
         parts.append("double check: " + " and ".join(checks))
     end = end_of(code)

@@ -36,10 +36,17 @@ import numpy as np
 from ksolve.belief import BeliefState, is_refusal
 from ksolve.rules import codes
 from ksolve.rules.base import RuleSet
+from ksolve.rules.referee import pawn_diagonal_attempts
 from ksolve.search.leaves import win_now
 from ksolve.search.orthodox import OrthodoxTable, fails_in, viable_attempts
 
 UNPROVEN = 1 << 30
+ASK = -2
+"""The strategy's choice of asking "Any?" instead of an attempt."""
+FRESH, ASKED, MUST_CAPTURE, MUST_TRY = 0, 1, 2, 3
+"""White's turn states: "Any?" not asked; asked (answered no, or obligation
+fulfilled); answered "Try" (Berkeley+Any: pawn captures until one is legal);
+answered "Yes" (English: at least one pawn try)."""
 
 
 class SearchAborted(Exception):
@@ -94,7 +101,7 @@ class Prover:
         self.history: dict[int, int] = {}
         self.success = codes.END_KING_CAPTURED if rules.fog else codes.END_CHECKMATE
         self._flags = rules.flags
-        self._next_check = 1024
+        self._next_check = 16
         self.depth = 0
         self.orthodox_depth = 3
         self.viable_depth = 4
@@ -105,7 +112,7 @@ class Prover:
         self.stats.nodes += 1
         if self.stats.nodes < self._next_check:
             return
-        self._next_check = self.stats.nodes + 1024
+        self._next_check = self.stats.nodes + 16
         if self.limits.nodes is not None and self.stats.nodes >= self.limits.nodes:
             raise SearchAborted(f"node limit {self.limits.nodes:,} reached")
         if self.limits.seconds is not None and self.stats.seconds >= self.limits.seconds:
@@ -113,17 +120,21 @@ class Prover:
         if self.progress is not None:
             self.progress(self.stats, self.depth)
 
-    def entry(self, belief: BeliefState) -> Entry | None:
+    def entry(self, belief: BeliefState, state: int = FRESH) -> Entry | None:
         """The table's entry for a White-to-move belief, if any."""
-        return self.table.get((belief.key, len(belief)))
+        return self.table.get((belief.key, len(belief), state))
 
     # --- the search ----------------------------------------------------------
-    def wins(self, belief: BeliefState, moves: int) -> bool:
-        """Whether White wins from ``belief`` within ``moves`` legal moves."""
+    def wins(self, belief: BeliefState, moves: int, state: int = FRESH) -> bool:
+        """Whether White wins from ``belief`` within ``moves`` legal moves.
+
+        ``state`` is the turn's "Any?" state (``FRESH``, ``ASKED``,
+        ``MUST_CAPTURE``, ``MUST_TRY``); rule sets without the question stay ``FRESH``.
+        """
         if moves <= 0 or len(belief) == 0:
             return moves > 0
         self._tick()
-        key = (belief.key, len(belief))
+        key = (belief.key, len(belief), state)
         entry = self.table.get(key)
         if entry is not None:
             if entry.proven <= moves:
@@ -134,34 +145,58 @@ class Prover:
                 return False
         else:
             entry = self.table[key] = Entry()
-        if moves == 1:
+        can_ask = state == FRESH and self.rules.any_question
+        if moves == 1 and state in (FRESH, ASKED):
             self.stats.leaf_calls += 1
             won, attempts = win_now(belief.positions, self._flags, self.rules.fog)
             if won:
                 entry.proven, entry.move = 1, int(attempts[0])
-            else:
-                entry.disproven = 1
-            return bool(won)
+                return True
+            if can_ask and self.ask_wins(belief, 1):
+                entry.proven, entry.move = 1, ASK
+                return True
+            entry.disproven = 1
+            return False
         if moves <= self.orthodox_depth and not self._orthodox_bound_holds(belief, moves):
             self.stats.bound_cuts += 1
             entry.disproven = max(entry.disproven, moves)
             return False
-        for move in self._ordered(self._candidates(belief, moves), moves):
-            if self.attempt_wins(belief, int(move), moves):
+        for move in self._ordered(self._candidates(belief, moves, state), moves):
+            if self.attempt_wins(belief, int(move), moves, state):
                 entry.proven, entry.move = moves, int(move)
                 self.history[int(move)] = self.history.get(int(move), 0) + moves * moves
                 return True
+        if can_ask and self.ask_wins(belief, moves):
+            entry.proven, entry.move = moves, ASK
+            return True
         entry.disproven = max(entry.disproven, moves)
         return False
+
+    def ask_wins(self, belief: BeliefState, moves: int) -> bool:
+        """Whether asking "Any?" now wins within ``moves`` whatever the answer."""
+        for answer, part in self.any_classes(belief):
+            if len(part) and not self.wins(part, moves, answer):
+                return False
+        return True
+
+    def any_classes(self, belief: BeliefState) -> list[tuple[int, BeliefState]]:
+        """The answers to "Any?" as (next turn state, belief): yes first, then no."""
+        yes = self.rules.any_answers(belief.positions)
+        obliged = MUST_CAPTURE if self.rules.any_obliges_until_capture else MUST_TRY
+        return [(obliged, BeliefState(belief.positions[yes])), (ASKED, BeliefState(belief.positions[~yes]))]
 
     def _orthodox_bound_holds(self, belief: BeliefState, moves: int) -> bool:
         """Whether every member has an orthodox win in ``moves``."""
         return fails_in(belief.positions, moves, self._flags, self.rules.fog, *self.orthodox.arrays) < 0
 
-    def _candidates(self, belief: BeliefState, moves: int) -> np.ndarray:
-        """The attempts worth searching: legal somewhere, and (within the
-        orthodox horizon) an orthodox winning first move wherever legal."""
+    def _candidates(self, belief: BeliefState, moves: int, state: int = FRESH) -> np.ndarray:
+        """The attempts worth searching: legal somewhere (after "Any?" answered
+        yes: pawn captures, and under English also a refused "dummy" one), and
+        (within the orthodox horizon) an orthodox winning first move wherever legal."""
         candidates = belief.candidate_attempts(self.rules.fog)
+        if state in (MUST_CAPTURE, MUST_TRY):
+            diagonal = np.array(sorted(pawn_diagonal_attempts(belief.positions[0])), dtype=np.int64)
+            candidates = diagonal if state == MUST_TRY else np.intersect1d(candidates, diagonal)
         if moves <= self.viable_depth:
             viable = viable_attempts(belief.positions, candidates, moves, self._flags, self.rules.fog,
                                      *self.orthodox.arrays, *self.orthodox.move_arrays)
@@ -173,7 +208,7 @@ class Prover:
         history = self.history
         return sorted((int(m) for m in moves), key=lambda m: -history.get(m, 0))
 
-    def attempt_wins(self, belief: BeliefState, move: int, moves: int) -> bool:
+    def attempt_wins(self, belief: BeliefState, move: int, moves: int, state: int = FRESH) -> bool:
         """Whether trying ``move`` first wins within ``moves`` whatever the answer."""
         classes = belief.attempt(self.rules, move)
         refused = None
@@ -192,7 +227,12 @@ class Prover:
         for part in going_on:
             if not self.black_wins_not(part, moves - 1):
                 return False
-        return refused is None or self.wins(refused, moves)
+        if refused is None:
+            return True
+        after_refusal = ASKED if state == MUST_TRY else state  # English: one pawn try fulfils "Yes"
+        if len(refused) == len(belief) and after_refusal == state:
+            return False  # refused everywhere: nothing learnt, nothing changed
+        return self.wins(refused, moves, after_refusal)
 
     def black_wins_not(self, belief: BeliefState, moves: int) -> bool:
         """Whether White wins within ``moves`` after every Black reply in ``belief``."""
