@@ -179,6 +179,7 @@ def _read_position(section: Any, problem: Problem, source: str) -> None:
         for number, fen in enumerate(fens, 1):
             _check_fen(fen, problem, source, f"position.positions[{number}]")
         problem.positions = fens
+        problem.belief()  # every listed position must be legal
         return
     fen = section.get("fen")
     if not isinstance(fen, str):

@@ -70,10 +70,6 @@ def solve(problem: Problem, moves: int | None = None, rules=None, limits: Limits
                            classes=[(label, len(part)) for label, part in labelled])
     result = SolveResult(SOLVED if found else NO_SOLUTION, found, max_moves, None, len(belief),
                          prover.stats.nodes, 0.0, classes=[(label, len(part)) for label, part in labelled])
-    if found is None and rules.any_question:
-        result.status = UNKNOWN
-        result.reason = (f"no win without asking 'Any?'; strategies that ask it are not searched yet "
-                         f"under {rules.name}")
     if found is not None and tree:
         result.tree = _tree(prover, labelled, found)
         result.key = key_move(result.tree) if len(labelled) == 1 else None
@@ -94,3 +90,30 @@ def _tree(prover: Prover, labelled: list[tuple[str, BeliefState]], moves: int) -
         tree.add_edge(0, offset, kind="info", label=label)
         tree.nodes[offset].update(belief_summary(part))
     return tree
+
+
+def key_wins(problem: Problem, key: str, moves: int | None = None, limits: Limits | None = None) -> bool | None:
+    """Whether the first attempt ``key`` (UCI, or "any" for asking "Any?") starts
+    a win within ``moves`` (default: the stipulation) in every first class;
+    None if the search was cut off by ``limits``.
+
+    >>> from ksolve.problem import load_problem_text
+    >>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
+    >>> key_wins(problem, "h1h8"), key_wins(problem, "h1h7")
+    (True, False)
+    """
+    from ksolve.board import move_from_uci
+
+    moves = moves or problem.moves
+    prover = Prover(problem.rules, limits)
+    try:
+        for _, part in problem.belief().turn_info(problem.rules):
+            if key == "any":
+                won = problem.rules.any_question and prover.ask_wins(part, moves)
+            else:
+                won = prover.attempt_wins(part, move_from_uci(key), moves)
+            if not won:
+                return False
+    except SearchAborted:
+        return None
+    return True
