@@ -97,10 +97,9 @@ class BeliefState:
 
         (An attempt illegal in every member is refused everywhere and tells
         nothing.)"""
-        from ksolve.board.batch import expand
+        from ksolve.board.batch import move_union
 
-        _, _, moves = expand(self.positions, fog)
-        return np.unique(moves)
+        return move_union(self.positions, fog)
 
     def squares_of(self, color: bool, piece: int) -> int:
         """Bitboard of the squares where a man of ``color`` and python-chess

@@ -43,6 +43,18 @@ def count_moves(positions, fog=False):
 
 
 @njit(cache=True)
+def move_union(positions, fog=False):
+    """Every move legal in at least one of ``positions``, sorted, without duplicates."""
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    seen = np.zeros(1 << 15, dtype=np.bool_)  # moves are below 2**15
+    for i in range(positions.shape[0]):
+        n = _moves(positions[i], buffer, fog)
+        for j in range(n):
+            seen[buffer[j]] = True
+    return np.flatnonzero(seen).astype(np.int64)
+
+
+@njit(cache=True)
 def expand(positions, fog=False):
     """All children of all ``positions``: ``(children, parent_index, move)``.
 

@@ -283,21 +283,26 @@ def _cached_move_wins(position, move, moves, flags, fog, keys, won, lost, move_k
 
 @njit(cache=True)
 def viable_attempts(positions, candidates, moves, flags, fog, keys, won, lost, move_keys, move_results):
-    """Per candidate attempt: whether it is an orthodox winning first move
-    within ``moves`` in every position where it is legal."""
-    viable = np.ones(candidates.shape[0], dtype=np.bool_)
+    """Per candidate attempt: the index of a position where it is legal but not
+    an orthodox winning first move within ``moves``, or -1 (viable).
+
+    Positions are tried in the order given, so callers put the positions that
+    refuted attempts before first.
+    """
+    n = positions.shape[0]
+    legal = np.zeros((n, candidates.shape[0]), dtype=np.bool_)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
-    for i in range(positions.shape[0]):
+    for i in range(n):
         count = _generate(positions[i], buffer, fog)
-        for c in range(candidates.shape[0]):
-            if not viable[c]:
-                continue
-            legal = False
-            for j in range(count):
-                if buffer[j] == candidates[c]:
-                    legal = True
-                    break
-            if legal and not _cached_move_wins(positions[i], candidates[c], moves, flags, fog,
-                                               keys, won, lost, move_keys, move_results):
-                viable[c] = False
-    return viable
+        for j in range(count):
+            c = np.searchsorted(candidates, buffer[j])
+            if c < candidates.shape[0] and candidates[c] == buffer[j]:
+                legal[i, c] = True
+    refuted_by = np.full(candidates.shape[0], -1, dtype=np.int64)
+    for c in range(candidates.shape[0]):
+        for i in range(n):
+            if legal[i, c] and not _cached_move_wins(positions[i], candidates[c], moves, flags, fog,
+                                                     keys, won, lost, move_keys, move_results):
+                refuted_by[c] = i
+                break
+    return refuted_by

@@ -34,6 +34,7 @@ from typing import Callable
 import numpy as np
 
 from ksolve.belief import BeliefState, is_refusal
+from ksolve.board.layout import COLUMN_HASH
 from ksolve.rules import codes
 from ksolve.rules.base import RuleSet
 from ksolve.rules.referee import pawn_diagonal_attempts
@@ -106,6 +107,7 @@ class Prover:
         self.orthodox_depth = 3
         self.viable_depth = 4
         self.orthodox = OrthodoxTable()
+        self.killer_positions: dict[int, int] = {}
 
     # --- bookkeeping ---------------------------------------------------------
     def _tick(self) -> None:
@@ -197,12 +199,25 @@ class Prover:
         if state in (MUST_CAPTURE, MUST_TRY):
             diagonal = np.array(sorted(pawn_diagonal_attempts(belief.positions[0])), dtype=np.int64)
             candidates = diagonal if state == MUST_TRY else np.intersect1d(candidates, diagonal)
-        if moves <= self.viable_depth:
-            viable = viable_attempts(belief.positions, candidates, moves, self._flags, self.rules.fog,
-                                     *self.orthodox.arrays, *self.orthodox.move_arrays)
-            self.stats.pruned_attempts += int(len(candidates) - viable.sum())
-            candidates = candidates[viable]
+        if moves <= self.viable_depth and len(candidates):
+            positions = self._killers_first(belief)
+            refuted_by = viable_attempts(positions, candidates, moves, self._flags, self.rules.fog,
+                                         *self.orthodox.arrays, *self.orthodox.move_arrays)
+            killers = self.killer_positions
+            for index in refuted_by[refuted_by >= 0].tolist():
+                h = int(positions[index, COLUMN_HASH])
+                killers[h] = killers.get(h, 0) + 1
+            self.stats.pruned_attempts += int(np.count_nonzero(refuted_by >= 0))
+            candidates = candidates[refuted_by < 0]
         return candidates
+
+    def _killers_first(self, belief: BeliefState) -> np.ndarray:
+        """The belief's positions, those that refuted attempts most often first."""
+        killers = self.killer_positions
+        if not killers:
+            return belief.positions
+        scores = np.array([-killers.get(h, 0) for h in belief.hashes.tolist()])
+        return belief.positions[np.argsort(scores, kind="stable")]
 
     def _ordered(self, moves: np.ndarray, depth: int) -> list[int]:
         history = self.history
