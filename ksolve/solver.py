@@ -73,8 +73,24 @@ def solve(problem: Problem, moves: int | None = None, rules=None, limits: Limits
     if found is not None and tree:
         result.tree = _tree(prover, labelled, found)
         result.key = key_move(result.tree) if len(labelled) == 1 else None
+    elif found is not None and len(labelled) == 1:
+        result.key = _first_move(prover, labelled[0][1], found)
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _first_move(prover: Prover, belief: BeliefState, moves: int) -> str:
+    """The UCI of the proven strategy's first attempt ("any" for asking "Any?")."""
+    from ksolve.board import move_to_uci
+    from ksolve.search.leaves import win_now
+    from ksolve.search.prover import ASK
+
+    entry = prover.entry(belief)
+    if entry.move == ASK:
+        return "any"
+    if entry.proven == 1:
+        return move_to_uci(int(win_now(belief.positions, prover.rules.flags, prover.rules.fog)[1][0]))
+    return move_to_uci(entry.move)
 
 
 def _tree(prover: Prover, labelled: list[tuple[str, BeliefState]], moves: int) -> nx.DiGraph:
