@@ -44,6 +44,8 @@ from ksolve.search.orthodox import OrthodoxTable, fails_in, viable_attempts
 UNPROVEN = 1 << 30
 ASK = -2
 """The strategy's choice of asking "Any?" instead of an attempt."""
+VIABILITY_CHUNK = 8
+"""Attempts tested for orthodox viability at a time (a proof may come before the rest)."""
 FRESH, ASKED, MUST_CAPTURE, MUST_TRY = 0, 1, 2, 3
 """White's turn states: "Any?" not asked; asked (answered no, or obligation
 fulfilled); answered "Try" (Berkeley+Any: pawn captures until one is legal);
@@ -163,7 +165,7 @@ class Prover:
             self.stats.bound_cuts += 1
             entry.disproven = max(entry.disproven, moves)
             return False
-        for move in self._ordered(self._candidates(belief, moves, state), moves):
+        for move in self._viable_in_order(belief, moves, state):
             if self.attempt_wins(belief, int(move), moves, state):
                 entry.proven, entry.move = moves, int(move)
                 self.history[int(move)] = self.history.get(int(move), 0) + moves * moves
@@ -191,25 +193,37 @@ class Prover:
         """Whether every member has an orthodox win in ``moves``."""
         return fails_in(belief.positions, moves, self._flags, self.rules.fog, *self.orthodox.arrays) < 0
 
-    def _candidates(self, belief: BeliefState, moves: int, state: int = FRESH) -> np.ndarray:
-        """The attempts worth searching: legal somewhere (after "Any?" answered
-        yes: pawn captures, and under English also a refused "dummy" one), and
-        (within the orthodox horizon) an orthodox winning first move wherever legal."""
+    def _candidates(self, belief: BeliefState, state: int = FRESH) -> np.ndarray:
+        """The attempts worth trying: legal somewhere (after "Any?" answered
+        yes: pawn captures, and under English also a refused "dummy" one)."""
         candidates = belief.candidate_attempts(self.rules.fog)
         if state in (MUST_CAPTURE, MUST_TRY):
             diagonal = np.array(sorted(pawn_diagonal_attempts(belief.positions[0])), dtype=np.int64)
             candidates = diagonal if state == MUST_TRY else np.intersect1d(candidates, diagonal)
-        if moves <= self.viable_depth and len(candidates):
-            positions = self._killers_first(belief)
-            refuted_by = viable_attempts(positions, candidates, moves, self._flags, self.rules.fog,
+        return candidates
+
+    def _viable_in_order(self, belief: BeliefState, moves: int, state: int):
+        """The candidates, best first by history; within the orthodox horizon only
+        those that are an orthodox winning first move wherever legal, tested a
+        few at a time so that a proof found early spares testing the rest."""
+        ordered = self._ordered(self._candidates(belief, state), moves)
+        if moves > self.viable_depth:
+            yield from ordered
+            return
+        positions = None
+        for start in range(0, len(ordered), VIABILITY_CHUNK):
+            chunk = np.array(sorted(ordered[start:start + VIABILITY_CHUNK]), dtype=np.int64)
+            if positions is None:
+                positions = self._killers_first(belief)
+            refuted_by = viable_attempts(positions, chunk, moves, self._flags, self.rules.fog,
                                          *self.orthodox.arrays, *self.orthodox.move_arrays)
             killers = self.killer_positions
             for index in refuted_by[refuted_by >= 0].tolist():
                 h = int(positions[index, COLUMN_HASH])
                 killers[h] = killers.get(h, 0) + 1
             self.stats.pruned_attempts += int(np.count_nonzero(refuted_by >= 0))
-            candidates = candidates[refuted_by < 0]
-        return candidates
+            viable = set(chunk[refuted_by < 0].tolist())
+            yield from (m for m in ordered[start:start + VIABILITY_CHUNK] if m in viable)
 
     def _killers_first(self, belief: BeliefState) -> np.ndarray:
         """The belief's positions, those that refuted attempts most often first."""
