@@ -27,26 +27,26 @@ from ksolve.search.prover import Limits  # noqa: E402
 from ksolve.solver import key_wins, solve  # noqa: E402
 
 BRUTE_FORCE_MAX_POSITIONS = 40
-BRUTE_FORCE_MAX_MOVES = 2
+BRUTE_FORCE_MAX_MOVES = 3
 
 
-def brute_force(problem, seconds: float) -> dict | None:
-    """The python-chess brute-force solver on small problems: fewest moves and time."""
+def brute_force(problem) -> dict | None:
+    """The tests' python-chess brute-force solver on small problems: fewest moves and time."""
     sys.path.insert(0, str(ROOT / "tests"))
     try:
-        import bruteforce  # the tests' independent solver
+        from bruteforce import RULE_SETS, BruteForce  # the tests' independent solver
     except ImportError:
         return None
-    if problem.moves > BRUTE_FORCE_MAX_MOVES or not hasattr(bruteforce, "solve_fens"):
+    if problem.moves > BRUTE_FORCE_MAX_MOVES or problem.rules.name not in RULE_SETS:
         return None
     belief = problem.belief()
-    if len(belief) > BRUTE_FORCE_MAX_POSITIONS or problem.rules.any_question or problem.rules.fog:
+    if len(belief) > BRUTE_FORCE_MAX_POSITIONS:
         return None
     from ksolve.board import position_to_board
 
-    fens = [position_to_board(row).fen() for row in belief.positions]
+    epds = frozenset(position_to_board(row).epd() for row in belief.positions)
     start = time.perf_counter()
-    moves = bruteforce.solve_fens(fens, problem.rules.name, problem.moves, seconds)
+    moves = BruteForce(problem.rules.name).solve(epds, problem.moves)
     return {"moves": moves, "seconds": time.perf_counter() - start}
 
 
@@ -61,7 +61,7 @@ def run(path: Path, timeout: float) -> dict:
     }
     if problem.published_key and problem.published_key != result.key:
         row["published_key_wins"] = key_wins(problem, problem.published_key, limits=Limits(seconds=timeout))
-    reference = brute_force(problem, timeout)
+    reference = brute_force(problem)
     if reference is not None:
         row["brute_force"] = reference
     return row
@@ -69,8 +69,8 @@ def run(path: Path, timeout: float) -> dict:
 
 def markdown(rows: list[dict]) -> str:
     """The results table for problems/README.md."""
-    lines = ["| problem | stip. | rules | belief | published key | ksolve | key | agrees | nodes | seconds |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| problem | stip. | rules | belief | published key | ksolve | key | agrees | nodes | seconds "
+             "| brute force |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         if row["status"] == "solved":
             outcome = f"mate in {row['moves']}"
@@ -82,9 +82,12 @@ def markdown(rows: list[dict]) -> str:
         if row["published_key"] and row["key"]:
             agrees = "yes" if row["published_key"] == row["key"] else {
                 True: "also wins", False: "published key fails", None: "unknown"}[row.get("published_key_wins")]
+        reference = row.get("brute_force")
+        brute = "" if reference is None else (
+            f"{'mate in ' + str(reference['moves']) if reference['moves'] else 'none'}, {reference['seconds']:.2f} s")
         lines.append(f"| {row['id']} | {row['stipulation']} | {row['rules']} | {row['belief_size']} | "
                      f"{row['published_key'] or ''} | {outcome} | {row['key'] or ''} | {agrees} | "
-                     f"{row['nodes']:,} | {row['seconds']:.2f} |")
+                     f"{row['nodes']:,} | {row['seconds']:.2f} | {brute} |")
     return "\n".join(lines)
 
 

@@ -12,8 +12,8 @@ with less information.  Two uses in the prover:
   bound on that smaller belief).
 
 The table (``OrthodoxTable``) maps a position's Zobrist hash (White to move)
-to the fewest moves it is known to win in and the most it is known to fail
-in.  It is bypassed near a move-count draw, where the halfmove clock (not in
+to the fewest moves it is known to win in (0: none known) and the most it is
+known to fail in.  It is bypassed near a move-count draw, where the halfmove clock (not in
 the hash) could matter.
 
 >>> from ksolve.board import position_from_fen
@@ -36,15 +36,16 @@ from ksolve.board.movegen import checkers_of, fog_moves, has_legal_move, legal_m
 from ksolve.board.tables import SQUARE_BB
 from ksolve.rules.kernels import FLAG_INSUFFICIENT, FLAG_MOVE_LIMIT, is_insufficient
 
-NEVER = 255
 
 
 class OrthodoxTable:
     """A fixed-size hash table of orthodox results (``size`` a power of two)."""
 
-    def __init__(self, size: int = 1 << 22) -> None:
+    def __init__(self, size: int = 1 << 23) -> None:
+        # All zeros (0 = nothing known), so the operating system hands out the
+        # pages lazily: a small problem touches a few of them.
         self.keys = np.zeros(size, dtype=np.uint64)
-        self.won = np.full(size, NEVER, dtype=np.uint8)
+        self.won = np.zeros(size, dtype=np.uint8)
         self.lost = np.zeros(size, dtype=np.uint8)
         self.move_keys = np.zeros(size, dtype=np.uint64)
         self.move_results = np.zeros(size, dtype=np.uint8)
@@ -69,7 +70,7 @@ def _probe(position, moves, flags, keys, won, lost):
     slot = np.int64(h & np.uint64(keys.shape[0] - 1))
     if keys[slot] != h:
         return -1
-    if won[slot] <= moves:
+    if won[slot] != 0 and won[slot] <= moves:
         return 1
     if lost[slot] >= moves:
         return 0
@@ -84,24 +85,31 @@ def _store(position, moves, result, flags, keys, won, lost):
     slot = np.int64(h & np.uint64(keys.shape[0] - 1))
     if keys[slot] != h:
         keys[slot] = h
-        won[slot] = NEVER
+        won[slot] = 0
         lost[slot] = 0
     if result == 1:
-        won[slot] = min(won[slot], moves)
+        won[slot] = moves if won[slot] == 0 else min(won[slot], moves)
     else:
         lost[slot] = max(lost[slot], moves)
 
 
 @njit(cache=True)
 def orthodox_wins(position, moves, flags, fog, keys, won, lost):
-    """Whether White, seeing everything, forces a win within ``moves`` moves.
+    """Whether White, seeing everything, forces a win within ``moves`` moves."""
+    return _search(position, moves, flags, fog, keys, won, lost, 0) == 1
+
+
+@njit(cache=True)
+def _search(position, moves, flags, fog, keys, won, lost, budget):
+    """1 if White forces a win within ``moves``, 0 if not, -1 if undecided
+    after ``budget`` moves made (0: no budget).
 
     An iterative AND-OR depth-first search (even plies White's, odd Black's).
     On White's last move only checks (king captures in Fog of War) can win.
     """
     known = _probe(position, moves, flags, keys, won, lost)
     if known >= 0:
-        return known == 1
+        return known
     plies = 2 * moves
     stack = np.empty((plies + 1, POSITION_WIDTH), dtype=np.uint64)
     lists = np.empty((plies + 1, MAX_MOVES), dtype=np.int64)
@@ -113,7 +121,11 @@ def orthodox_wins(position, moves, flags, fog, keys, won, lost):
     if not fog and moves > 1:
         _checks_first(stack[0], lists[0], counts[0], scratch)
     ply = 0
+    made = 0
     while True:
+        made += 1
+        if budget > 0 and made > budget:
+            return -1
         result = -1  # -1: keep going at this ply; 0/1: this ply's node is decided
         if index[ply] == counts[ply]:
             result = 0 if ply % 2 == 0 else 1  # White found no win / Black found no escape
@@ -152,7 +164,7 @@ def orthodox_wins(position, moves, flags, fog, keys, won, lost):
             if ply % 2 == 0:
                 _store(stack[ply], moves - ply // 2, result, flags, keys, won, lost)
             if ply == 0:
-                return result == 1
+                return result
             ply -= 1
             if ply % 2 == 0:  # White's node: a winning move decides it, a losing one does not
                 result = 1 if result == 1 else -1
@@ -228,17 +240,19 @@ def _generate(position, out, fog):
 
 
 @njit(cache=True)
-def fails_in(positions, moves, flags, fog, keys, won, lost):
-    """Index of the first position without an orthodox win in ``moves``, or -1."""
+def fails_in(positions, moves, flags, fog, keys, won, lost, budget):
+    """Index of the first position shown to have no orthodox win in ``moves``,
+    or -1 (a search that runs out of ``budget`` shows nothing)."""
     for i in range(positions.shape[0]):
-        if not orthodox_wins(positions[i], moves, flags, fog, keys, won, lost):
+        if _search(positions[i], moves, flags, fog, keys, won, lost, budget) == 0:
             return i
     return -1
 
 
 @njit(cache=True)
-def move_wins(position, move, moves, flags, fog, keys, won, lost):
-    """Whether ``move`` (legal in ``position``) is an orthodox winning first move within ``moves``."""
+def move_wins(position, move, moves, flags, fog, keys, won, lost, budget):
+    """Whether ``move`` (legal in ``position``) is an orthodox winning first move
+    within ``moves``: 1 yes, 0 no, -1 undecided within ``budget`` per reply."""
     plies = 2
     stack = np.empty((plies + 1, POSITION_WIDTH), dtype=np.uint64)
     lists = np.empty((plies + 1, MAX_MOVES), dtype=np.int64)
@@ -247,19 +261,22 @@ def move_wins(position, move, moves, flags, fog, keys, won, lost):
     stack[0] = position
     outcome = _after_white_move(stack, lists, counts, index, 0, move, moves == 1, flags, fog)
     if outcome != 2:
-        return outcome == 1
+        return 1 if outcome == 1 else 0
     child = stack[1]
+    undecided = False
     for j in range(counts[1]):
         grandchild = stack[2]
         make_move(child, lists[1, j], grandchild)
         if fog:
             if grandchild[KING] == 0:
-                return False
+                return 0
         elif not has_legal_move(grandchild, lists[2]) or _drawn(grandchild, flags):
-            return False
-        if not orthodox_wins(grandchild, moves - 1, flags, fog, keys, won, lost):
-            return False
-    return True
+            return 0
+        result = _search(grandchild, moves - 1, flags, fog, keys, won, lost, budget)
+        if result == 0:
+            return 0
+        undecided = undecided or result < 0
+    return -1 if undecided else 1
 
 
 MOVE_SALT = np.uint64(0x9E3779B97F4A7C15)
@@ -267,27 +284,31 @@ DEPTH_SALT = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
 @njit(cache=True)
-def _cached_move_wins(position, move, moves, flags, fog, keys, won, lost, move_keys, move_results):
-    """``move_wins`` remembered per (position, move, moves); results are 1 + bool."""
+def _cached_move_wins(position, move, moves, flags, fog, keys, won, lost, move_keys, move_results, budget):
+    """``move_wins`` remembered per (position, move, moves) when decided
+    (stored as 1 + result); an undecided move counts as winning (it is kept)."""
     key = position[COLUMN_HASH] ^ (np.uint64(move + 1) * MOVE_SALT) ^ (np.uint64(moves) * DEPTH_SALT)
     slot = np.int64(key & np.uint64(move_keys.shape[0] - 1))
     near_draw = np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= flags[FLAG_MOVE_LIMIT]
     if move_keys[slot] == key and move_results[slot] != 0 and not near_draw:
         return move_results[slot] == 2
-    result = move_wins(position, move, moves, flags, fog, keys, won, lost)
+    result = move_wins(position, move, moves, flags, fog, keys, won, lost, budget)
+    if result < 0:
+        return True
     if not near_draw:
         move_keys[slot] = key
-        move_results[slot] = 2 if result else 1
-    return result
+        move_results[slot] = 2 if result == 1 else 1
+    return result == 1
 
 
 @njit(cache=True)
-def viable_attempts(positions, candidates, moves, flags, fog, keys, won, lost, move_keys, move_results):
+def viable_attempts(positions, candidates, moves, flags, fog, keys, won, lost, move_keys, move_results, budget):
     """Per candidate attempt: the index of a position where it is legal but not
     an orthodox winning first move within ``moves``, or -1 (viable).
 
     Positions are tried in the order given, so callers put the positions that
-    refuted attempts before first.
+    refuted attempts before first.  An orthodox search that exceeds ``budget``
+    moves decides nothing, and the attempt is kept.
     """
     n = positions.shape[0]
     legal = np.zeros((n, candidates.shape[0]), dtype=np.bool_)
@@ -302,7 +323,7 @@ def viable_attempts(positions, candidates, moves, flags, fog, keys, won, lost, m
     for c in range(candidates.shape[0]):
         for i in range(n):
             if legal[i, c] and not _cached_move_wins(positions[i], candidates[c], moves, flags, fog,
-                                                     keys, won, lost, move_keys, move_results):
+                                                     keys, won, lost, move_keys, move_results, budget):
                 refuted_by[c] = i
                 break
     return refuted_by

@@ -44,6 +44,8 @@ from ksolve.search.orthodox import OrthodoxTable, fails_in, viable_attempts
 UNPROVEN = 1 << 30
 ASK = -2
 """The strategy's choice of asking "Any?" instead of an attempt."""
+ORTHODOX_BUDGET = 20_000
+"""Moves one orthodox bound search may make before it gives up (deciding nothing)."""
 VIABILITY_CHUNK = 8
 """Attempts tested for orthodox viability at a time (a proof may come before the rest)."""
 FRESH, ASKED, MUST_CAPTURE, MUST_TRY = 0, 1, 2, 3
@@ -109,6 +111,7 @@ class Prover:
         self.orthodox_depth = 3
         self.viable_depth = 4
         self.orthodox = OrthodoxTable()
+        self.orthodox_budget = ORTHODOX_BUDGET
         self.killer_positions: dict[int, int] = {}
 
     # --- bookkeeping ---------------------------------------------------------
@@ -191,7 +194,8 @@ class Prover:
 
     def _orthodox_bound_holds(self, belief: BeliefState, moves: int) -> bool:
         """Whether every member has an orthodox win in ``moves``."""
-        return fails_in(belief.positions, moves, self._flags, self.rules.fog, *self.orthodox.arrays) < 0
+        return fails_in(belief.positions, moves, self._flags, self.rules.fog, *self.orthodox.arrays,
+                        self.orthodox_budget) < 0
 
     def _candidates(self, belief: BeliefState, state: int = FRESH) -> np.ndarray:
         """The attempts worth trying: legal somewhere (after "Any?" answered
@@ -216,7 +220,8 @@ class Prover:
             if positions is None:
                 positions = self._killers_first(belief)
             refuted_by = viable_attempts(positions, chunk, moves, self._flags, self.rules.fog,
-                                         *self.orthodox.arrays, *self.orthodox.move_arrays)
+                                         *self.orthodox.arrays, *self.orthodox.move_arrays,
+                                         self.orthodox_budget)
             killers = self.killer_positions
             for index in refuted_by[refuted_by >= 0].tolist():
                 h = int(positions[index, COLUMN_HASH])
