@@ -1,0 +1,55 @@
+"""How the solve time grows with the number of moves: Rotenberg 1976 (one
+hidden piece), iterative deepening depth by depth, one prover (as ``ksolve
+solve`` runs it), with the time and nodes each depth adds.
+
+    python benchmarks/bench_growth.py [--max-depth 8] [-o OUT.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import machine  # noqa: E402
+
+from ksolve.problem import load_problem  # noqa: E402
+from ksolve.search.prover import Prover  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--problem", default=str(ROOT / "problems" / "rotenberg-1976.toml"))
+    parser.add_argument("--max-depth", type=int, default=8)
+    parser.add_argument("-o", "--output", default=str(Path(__file__).parent / "results" / "growth.json"))
+    args = parser.parse_args()
+    problem = load_problem(args.problem)
+    belief = problem.belief()
+    Prover(problem.rules).wins(belief, 2)  # compile the kernels outside the timing
+    prover = Prover(problem.rules)
+    rows = []
+    for depth in range(1, args.max_depth + 1):
+        nodes_before = prover.stats.nodes
+        start = time.perf_counter()
+        won = prover.wins(belief, depth)
+        seconds = time.perf_counter() - start
+        rows.append({"depth": depth, "wins": won, "seconds": seconds, "nodes": prover.stats.nodes - nodes_before})
+        print(f"depth {depth}: {'mate' if won else 'no mate'}, {rows[-1]['nodes']:,} nodes, {seconds:.2f} s",
+              flush=True)
+        if won:
+            break
+    result = {"benchmark": "growth", "problem": problem.id, "date": time.strftime("%Y-%m-%dT%H:%M:%S"),
+              "machine": machine(), "rows": rows}
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.output).write_text(json.dumps(result, indent=2) + "\n")
+    print(f"written to {args.output}")
+
+
+if __name__ == "__main__":
+    main()
