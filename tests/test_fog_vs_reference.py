@@ -292,6 +292,18 @@ def _explain(board: chess.Board, move: chess.Move | str, expected, got) -> str:
     return "\n".join(lines)
 
 
+def _count(counts: Counter, kind: str, board: chess.Board, move: chess.Move, expected: tuple) -> None:
+    """Tally what one checked move exercised."""
+    counts[kind] += 1
+    counts[f"end {codes.end_of(expected[0])}"] += 1
+    if codes.capture_square(expected[0]) is not None:
+        counts["captures"] += 1
+    if board.is_en_passant(move):
+        counts["en passant"] += 1
+    if _castling_through_check(board, move):
+        counts["castling in/through check"] += 1
+
+
 def _castling_through_check(board: chess.Board, move: chess.Move) -> bool:
     """Castling that starts in, passes through or ends in an attacked square."""
     if board.piece_type_at(move.from_square) != chess.KING:
@@ -391,14 +403,7 @@ def test_reply_keys_match_reference(boards: list[chess.Board]) -> None:
             assert pieces in ours, f"FEN {board.fen()}  move {move}: no such child among the replies"
             got = ours[pieces]
             assert got == expected, _explain(board, move, expected, got)
-            counts["replies"] += 1
-            counts[f"end {codes.end_of(expected[0])}"] += 1
-            if codes.capture_square(expected[0]) is not None:
-                counts["captures"] += 1
-            if board.is_en_passant(move):
-                counts["en passant"] += 1
-            if _castling_through_check(board, move):
-                counts["castling in/through check"] += 1
+            _count(counts, "replies", board, move, expected)
             # The reply gives White an en-passant capture: the passed pawn is visible.
             board.push(move)
             if ref_en_passant(board, chess.WHITE)[1] is not None:
@@ -462,14 +467,7 @@ def test_attempt_keys_match_reference(boards: list[chess.Board]) -> None:
             assert got == expected, _explain(board, move, expected, got)
             child = tuple(int(x) for x in outcome.children[0, :12])
             assert child == pieces, f"FEN {board.fen()}  move {move}: wrong child position"
-            counts["attempts"] += 1
-            counts[f"end {codes.end_of(expected[0])}"] += 1
-            if codes.capture_square(expected[0]) is not None:
-                counts["captures"] += 1
-            if board.is_en_passant(move):
-                counts["en passant"] += 1
-            if _castling_through_check(board, move):
-                counts["castling in/through check"] += 1
+            _count(counts, "attempts", board, move, expected)
         for move in _not_fog_moves(board, set(moves), rng):
             outcome = FOG_OF_WAR.attempt(row, _encode(move))
             code = int(outcome.keys[0, 0])
