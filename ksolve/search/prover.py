@@ -34,7 +34,7 @@ from typing import Callable
 import numpy as np
 
 from ksolve.belief import BeliefState, is_refusal
-from ksolve.board.layout import COLUMN_HASH
+from ksolve.board.layout import COLUMN_BLACK
 from ksolve.rules import codes
 from ksolve.rules.base import RuleSet
 from ksolve.rules.referee import pawn_diagonal_attempts
@@ -52,6 +52,14 @@ FRESH, ASKED, MUST_CAPTURE, MUST_TRY = 0, 1, 2, 3
 """White's turn states: "Any?" not asked; asked (answered no, or obligation
 fulfilled); answered "Try" (Berkeley+Any: pawn captures until one is legal);
 answered "Yes" (English: at least one pawn try)."""
+
+
+_SIGNATURE_WEIGHTS = np.random.default_rng(2026).integers(1, 2**63, size=6, dtype=np.uint64) | np.uint64(1)
+
+
+def _black_signatures(positions: np.ndarray) -> np.ndarray:
+    """A number per position that depends only on where Black's men stand."""
+    return (positions[:, COLUMN_BLACK:COLUMN_BLACK + 6] * _SIGNATURE_WEIGHTS).sum(axis=1, dtype=np.uint64)
 
 
 class SearchAborted(Exception):
@@ -224,18 +232,21 @@ class Prover:
                                          self.orthodox_budget)
             killers = self.killer_positions
             for index in refuted_by[refuted_by >= 0].tolist():
-                h = int(positions[index, COLUMN_HASH])
+                h = int(_black_signatures(positions[index:index + 1])[0])
                 killers[h] = killers.get(h, 0) + 1
             self.stats.pruned_attempts += int(np.count_nonzero(refuted_by >= 0))
             viable = set(chunk[refuted_by < 0].tolist())
             yield from (m for m in ordered[start:start + VIABILITY_CHUNK] if m in viable)
 
     def _killers_first(self, belief: BeliefState) -> np.ndarray:
-        """The belief's positions, those that refuted attempts most often first."""
+        """The belief's positions, first those whose black men stood where they
+        refuted attempts most often (White's men differ from belief to belief,
+        the hidden units' squares recur)."""
         killers = self.killer_positions
         if not killers:
             return belief.positions
-        scores = np.array([-killers.get(h, 0) for h in belief.hashes.tolist()])
+        signatures = _black_signatures(belief.positions).tolist()
+        scores = np.array([-killers.get(h, 0) for h in signatures])
         return belief.positions[np.argsort(scores, kind="stable")]
 
     def _ordered(self, moves: np.ndarray, depth: int) -> list[int]:
