@@ -222,32 +222,30 @@ class Prover:
         if moves > self.viable_depth:
             yield from ordered
             return
-        positions = None
+        positions = signatures = None
         for start in range(0, len(ordered), VIABILITY_CHUNK):
             chunk = np.array(sorted(ordered[start:start + VIABILITY_CHUNK]), dtype=np.int64)
             if positions is None:
-                positions = self._killers_first(belief)
+                positions, signatures = self._killers_first(belief)
             refuted_by = viable_attempts(positions, chunk, moves, self._flags, self.rules.fog,
                                          *self.orthodox.arrays, *self.orthodox.move_arrays,
                                          self.orthodox_budget)
             killers = self.killer_positions
             for index in refuted_by[refuted_by >= 0].tolist():
-                h = int(_black_signatures(positions[index:index + 1])[0])
+                h = signatures[index]
                 killers[h] = killers.get(h, 0) + 1
             self.stats.pruned_attempts += int(np.count_nonzero(refuted_by >= 0))
             viable = set(chunk[refuted_by < 0].tolist())
             yield from (m for m in ordered[start:start + VIABILITY_CHUNK] if m in viable)
 
-    def _killers_first(self, belief: BeliefState) -> np.ndarray:
+    def _killers_first(self, belief: BeliefState) -> tuple[np.ndarray, list[int]]:
         """The belief's positions, first those whose black men stood where they
         refuted attempts most often (White's men differ from belief to belief,
-        the hidden units' squares recur)."""
-        killers = self.killer_positions
-        if not killers:
-            return belief.positions
+        the hidden units' squares recur), with their black-men signatures."""
         signatures = _black_signatures(belief.positions).tolist()
-        scores = np.array([-killers.get(h, 0) for h in signatures])
-        return belief.positions[np.argsort(scores, kind="stable")]
+        killers = self.killer_positions
+        order = np.argsort(np.array([-killers.get(h, 0) for h in signatures]), kind="stable")
+        return belief.positions[order], [signatures[i] for i in order.tolist()]
 
     def _ordered(self, moves: np.ndarray, depth: int) -> list[int]:
         history = self.history
