@@ -72,28 +72,3 @@ def attackers_of(position, square, by_color, occupied):
             | (KING_ATTACKS[square] & position[base + KING])
             | (rook_attacks(square, occupied) & (position[base + ROOK] | queens))
             | (bishop_attacks(square, occupied) & (position[base + BISHOP] | queens)))
-
-
-@njit(cache=True)
-def attacked_squares(position, by_color, occupied):
-    """Every square that a man of ``by_color`` attacks (pawns: capture squares only)."""
-    base = by_color * COLUMN_BLACK
-    result = ZERO
-    for piece in range(6):
-        men = position[base + piece]
-        while men:
-            square = lsb(men)
-            men &= men - np.uint64(1)
-            if piece == PAWN:
-                result |= PAWN_ATTACKS[by_color, square]
-            elif piece == KNIGHT:
-                result |= KNIGHT_ATTACKS[square]
-            elif piece == BISHOP:
-                result |= bishop_attacks(square, occupied)
-            elif piece == ROOK:
-                result |= rook_attacks(square, occupied)
-            elif piece == QUEEN:
-                result |= rook_attacks(square, occupied) | bishop_attacks(square, occupied)
-            else:
-                result |= KING_ATTACKS[square]
-    return result

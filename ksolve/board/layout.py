@@ -55,17 +55,6 @@ CASTLE_BLACK_QUEEN = 8
 MAX_MOVES = 256
 """An upper bound on the moves of one position (the known maximum is 218)."""
 
-MOVE_NONE = -1
-
-
-def piece_column(color: int, piece: int) -> int:
-    """The row column of ``piece`` (``PAWN`` .. ``KING``) of ``color``.
-
-    >>> piece_column(BLACK, QUEEN)
-    10
-    """
-    return color * COLUMN_BLACK + piece
-
 
 def encode_move(from_square: int, to_square: int, promotion: int = 0) -> int:
     """Pack a move into one integer (``promotion`` 0 or ``KNIGHT`` .. ``QUEEN``).

@@ -28,8 +28,6 @@ U64 = np.uint64
 # Ray directions as (file step, rank step).  0-3 increase the square index
 # (scan the lowest blocker), 4-7 decrease it (scan the highest blocker).
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (-1, 1), (0, -1), (-1, 0), (-1, -1), (1, -1))
-ROOK_DIRECTIONS = np.array([0, 1, 4, 5], dtype=np.int64)
-BISHOP_DIRECTIONS = np.array([2, 3, 6, 7], dtype=np.int64)
 
 
 def _on_board(file: int, rank: int) -> bool:
@@ -81,9 +79,7 @@ BETWEEN, LINE = _between_and_line(RAYS)
 ROOK_PSEUDO = RAYS[0] | RAYS[1] | RAYS[4] | RAYS[5]
 BISHOP_PSEUDO = RAYS[2] | RAYS[3] | RAYS[6] | RAYS[7]
 
-RANK_1, RANK_2, RANK_4, RANK_5, RANK_7, RANK_8 = (U64(0xFF << (8 * r)) for r in (0, 1, 3, 4, 6, 7))
-FILE_A = U64(0x0101010101010101)
-FILE_H = U64(0x8080808080808080)
+RANK_1, RANK_2, RANK_7, RANK_8 = (U64(0xFF << (8 * r)) for r in (0, 1, 6, 7))
 LIGHT_SQUARES = U64(0x55AA55AA55AA55AA)
 DARK_SQUARES = U64(~0x55AA55AA55AA55AA & 0xFFFFFFFFFFFFFFFF)
 
@@ -103,11 +99,10 @@ def _castling_keep_mask() -> np.ndarray:
 CASTLING_KEEP = _castling_keep_mask()
 
 # Castling geometry per right bit index (0: white O-O, 1: white O-O-O, 2: black O-O, 3: black O-O-O):
-# king from, king to, rook from, rook to, squares that must be empty, squares the king crosses.
+# king from, king to, rook from, squares that must be empty, squares the king crosses.
 CASTLE_KING_FROM = np.array([4, 4, 60, 60], dtype=np.int64)
 CASTLE_KING_TO = np.array([6, 2, 62, 58], dtype=np.int64)
 CASTLE_ROOK_FROM = np.array([7, 0, 63, 56], dtype=np.int64)
-CASTLE_ROOK_TO = np.array([5, 3, 61, 59], dtype=np.int64)
 CASTLE_EMPTY = np.array([BETWEEN[4, 7], BETWEEN[4, 0], BETWEEN[60, 63], BETWEEN[60, 56]], dtype=U64)
 CASTLE_KING_PATH = np.array(
     [SQUARE_BB[4] | SQUARE_BB[5] | SQUARE_BB[6], SQUARE_BB[4] | SQUARE_BB[3] | SQUARE_BB[2],

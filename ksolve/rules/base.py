@@ -23,7 +23,7 @@ class Outcomes:
     """The referee's answers for an array of positions: keys plus the positions after."""
 
     keys: np.ndarray
-    """``(n, key_width)`` uint64 observation keys; column 0 is the code."""
+    """``(n, k)`` uint64 observation keys (k depends on the rule set); column 0 is the code."""
     children: np.ndarray
     """``(n, POSITION_WIDTH)`` positions after the move (the position itself where illegal)."""
     parents: np.ndarray | None = None
@@ -33,11 +33,6 @@ class Outcomes:
     def codes(self) -> np.ndarray:
         """Column 0 of the keys as int64 announcement codes."""
         return self.keys[:, 0].astype(np.int64)
-
-    @property
-    def illegal(self) -> np.ndarray:
-        """Boolean mask of the positions where the attempt was refused."""
-        return self.codes == codes.ILLEGAL
 
 
 class RuleSet(ABC):
@@ -55,7 +50,6 @@ class RuleSet(ABC):
     """Fog-of-War move generation (king capture) instead of legal chess moves."""
     any_question: bool = False
     """Whether White may ask "Any?" (are there pawn captures?)."""
-    key_width: int = 2
 
     @property
     def flags(self) -> np.ndarray:

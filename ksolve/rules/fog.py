@@ -146,7 +146,6 @@ class FogOfWarRules(RuleSet):
     name: str = "fog-of-war"
     title: str = "Fog of War (dark chess)"
     fog: bool = True
-    key_width: int = KEY_WIDTH
 
     def attempt(self, positions: np.ndarray, move: int) -> Outcomes:
         keys, children = fog_attempt(positions, move)

@@ -35,7 +35,6 @@ class OrthodoxRules(RuleSet):
 
     name: str = "orthodox"
     title: str = "Orthodox chess (full information)"
-    key_width: int = 2 + COLUMN_EP + 1
 
     @property
     def flags(self) -> np.ndarray:

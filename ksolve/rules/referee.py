@@ -35,9 +35,6 @@ from ksolve.rules.kernels import (
 )
 from ksolve.rules.kriegspiel import KriegspielRules
 
-ANSWER_KINDS = ("impossible", "nonsense", "illegal", "move", "any-yes", "any-no")
-
-
 @dataclass(frozen=True)
 class Answer:
     """One referee answer; ``code``/``extra`` describe an executed move."""
