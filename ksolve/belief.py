@@ -50,8 +50,9 @@ class BeliefState:
         return cls(positions[unique])
 
     @classmethod
-    def from_hidden(cls, fen: str, hidden: list[str | HiddenUnit]) -> "BeliefState":
-        """Every legal placement of the hidden units into the visible position ``fen``.
+    def from_hidden(cls, fen: str, hidden: list[str | HiddenUnit], fog: bool = False) -> "BeliefState":
+        """Every legal placement of the hidden units into the visible position ``fen``
+        (``fog``: Fog of War, where a king may stand attacked).
 
         Raises ``ValueError`` (``HiddenUnitError``) naming what is wrong.
         """
@@ -60,7 +61,7 @@ class BeliefState:
         except ValueError as error:
             raise ValueError(f"invalid FEN {fen!r}: {error}") from None
         units = [parse_hidden_unit(h) if isinstance(h, str) else h for h in hidden]
-        return cls(enumerate_placements(board, units))
+        return cls(enumerate_placements(board, units, fog=fog))
 
     def __len__(self) -> int:
         return self.positions.shape[0]

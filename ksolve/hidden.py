@@ -120,12 +120,12 @@ def parse_hidden_unit(spec: str) -> HiddenUnit:
 
 
 def enumerate_placements(board: chess.Board, units: list[HiddenUnit],
-                         limit: int = MAX_PLACEMENTS) -> np.ndarray:
+                         limit: int = MAX_PLACEMENTS, fog: bool = False) -> np.ndarray:
     """Every legal position made by placing ``units`` on empty allowed squares
     of ``board``: position rows, duplicates removed, sorted by hash.
 
     Raises ``HiddenUnitError`` when the belief would be empty (naming why) or
-    larger than ``limit``.
+    larger than ``limit``.  With ``fog`` (Fog of War) a king may stand attacked.
     """
     from ksolve.board.convert import position_from_board
 
@@ -151,7 +151,7 @@ def enumerate_placements(board: chess.Board, units: list[HiddenUnit],
     table = np.array(list(itertools.product(*choices)) if choices else [[]], dtype=np.int64)
     table = table.reshape(len(table), len(units), 2)
     colors = np.array([COLUMN_BLACK * (not unit.color) for unit in units], dtype=np.int64)
-    rows = legal_placements(base, table, colors)
+    rows = legal_placements(base, table, colors, not fog)
     if rows.shape[0] == 0:
         raise HiddenUnitError("no legal position: every placement of the hidden units puts two men "
                               "on one square or gives an illegal position (king count, check on the "
@@ -162,7 +162,7 @@ def enumerate_placements(board: chess.Board, units: list[HiddenUnit],
 
 
 @njit(cache=True)
-def legal_placements(base, table, columns):
+def legal_placements(base, table, columns, check_rules):
     """Rows of ``base`` with each placement of ``table`` applied, legal ones only.
 
     ``table[p, u] = (piece index + 1 or 0 for an absent optional unit, square)``;
@@ -187,7 +187,7 @@ def legal_placements(base, table, columns):
                 break
             placed |= SQUARE_BB[square]
             row[columns[u] + piece - 1] |= SQUARE_BB[square]
-        if clash or not is_legal_position(row):
+        if clash or not is_legal_position(row, check_rules):
             continue
         row[COLUMN_HASH] = position_hash(row)
         kept += 1

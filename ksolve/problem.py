@@ -87,7 +87,7 @@ class Problem:
             belief = BeliefState.from_positions(rows)
         else:
             try:
-                belief = BeliefState.from_hidden(self.fen, self.hidden)
+                belief = BeliefState.from_hidden(self.fen, self.hidden, fog=self.rules.fog)
             except (ValueError, HiddenUnitError) as error:
                 raise ProblemError(self.source, "position.hidden" if self.hidden else "position.fen",
                                    str(error)) from None

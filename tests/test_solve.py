@@ -82,3 +82,14 @@ def test_initial_pawn_tries_split_the_belief() -> None:
                                 'fen = "k7/8/KP6/8/8/8/8/8 w - - 0 1"\nhidden = ["n:a7,d7"]\n')
     result = solve(problem)
     assert sorted(result.classes) == [("Silent, 0 pawn tries", 1), ("Silent, 1 pawn try", 1)]
+
+
+def test_fog_of_war_king_capture_split_by_what_white_sees() -> None:
+    """Fog of War: a hidden king may stand attacked; White's first view splits the belief."""
+    problem = load_problem_text('stipulation = "xk2"\nrules = "fog-of-war"\n[position]\n'
+                                'fen = "8/8/8/8/8/8/8/R3K3 w - - 0 1"\nhidden = ["k:a5,a8"]\n')
+    result = solve(problem)
+    assert result.status == "solved" and result.moves == 1
+    assert [size for _, size in result.classes] == [1, 1]
+    keys = sorted(data["move"] for _, _, data in result.tree.edges(data=True) if data["kind"] == "attempt")
+    assert keys == ["a1a5", "a1a8"]

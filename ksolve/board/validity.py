@@ -19,9 +19,10 @@ from ksolve.board.tables import RANK_1, RANK_8
 
 
 @njit(cache=True)
-def is_legal_position(position):
+def is_legal_position(position, check_rules=True):
     """One king per side, at most 8 pawns and 16 men per side, no pawn on the
-    first or last rank, the side not to move not in check, at most two checkers."""
+    first or last rank; with ``check_rules`` (not in Fog of War) also the side
+    not to move not in check and at most two checkers."""
     white = color_occupancy(position, 0)
     black = color_occupancy(position, 1)
     if white & black:
@@ -35,6 +36,8 @@ def is_legal_position(position):
             return False
         if position[base + PAWN] & (RANK_1 | RANK_8):
             return False
+    if not check_rules:
+        return True
     us = np.int64(position[COLUMN_TURN])
     them = 1 - us
     their_king = lsb(position[them * COLUMN_BLACK + KING])

@@ -174,7 +174,7 @@ class FogOfWarRules(RuleSet):
                           codes.END_MOVE_LIMIT: "draw (50 moves)"}[end])
         seen = int(key[1])
         enemies = sum(bin(int(key[2 + p])).count("1") for p in range(6))
-        parts.append(f"{bin(seen).count('1')} squares visible, {enemies} enemy men in sight")
+        parts.append(f"{bin(seen).count('1')} squares visible, {enemies} enemy {'man' if enemies == 1 else 'men'} in sight")
         text = ", ".join(parts)
         return text[0].upper() + text[1:]
 
