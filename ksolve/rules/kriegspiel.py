@@ -30,6 +30,7 @@ public announcements), so White also hears Black's.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -68,9 +69,9 @@ class KriegspielRules(RuleSet):
     stalemate_wins: bool = False
     """RAND: the side that gives stalemate wins (still not a mate for the solver)."""
 
-    @property
+    @cached_property
     def flags(self) -> np.ndarray:
-        """The kernels' flag vector for this rule set."""
+        """The kernels' flag vector for this rule set (built once: it is on the hot path)."""
         flags = np.zeros(FLAG_COUNT, dtype=np.int64)
         flags[FLAG_CAPTURE_KIND] = self.capture_kind
         flags[FLAG_EN_PASSANT_SQUARE] = self.en_passant_at_arrival
