@@ -304,6 +304,16 @@ def _count(counts: Counter, kind: str, board: chess.Board, move: chess.Move, exp
         counts["castling in/through check"] += 1
 
 
+def _assert_rules_exercised(counts: Counter) -> None:
+    """The checked moves must include king captures, draws, captures, en passant and odd castlings."""
+    assert counts[f"end {codes.END_KING_CAPTURED}"] >= 100, counts
+    assert counts[f"end {codes.END_STALEMATE}"] >= 2, counts
+    assert counts[f"end {codes.END_MOVE_LIMIT}"] >= 20, counts
+    assert counts["captures"] >= 1_000, counts
+    assert counts["en passant"] >= 10, counts
+    assert counts["castling in/through check"] >= 10, counts
+
+
 def _castling_through_check(board: chess.Board, move: chess.Move) -> bool:
     """Castling that starts in, passes through or ends in an attacked square."""
     if board.piece_type_at(move.from_square) != chess.KING:
@@ -410,12 +420,7 @@ def test_reply_keys_match_reference(boards: list[chess.Board]) -> None:
                 counts["white sees passed pawn"] += 1
             board.pop()
     assert counts["replies"] >= 20_000, counts
-    assert counts[f"end {codes.END_KING_CAPTURED}"] >= 100, counts
-    assert counts[f"end {codes.END_STALEMATE}"] >= 2, counts
-    assert counts[f"end {codes.END_MOVE_LIMIT}"] >= 20, counts
-    assert counts["captures"] >= 1_000, counts
-    assert counts["en passant"] >= 10, counts
-    assert counts["castling in/through check"] >= 10, counts
+    _assert_rules_exercised(counts)
     assert counts["white sees passed pawn"] >= 20, counts
 
 
@@ -477,12 +482,7 @@ def test_attempt_keys_match_reference(boards: list[chess.Board]) -> None:
             counts["illegal attempts"] += 1
     assert counts["attempts"] >= 20_000, counts
     assert counts["illegal attempts"] >= 5_000, counts
-    assert counts[f"end {codes.END_KING_CAPTURED}"] >= 100, counts
-    assert counts[f"end {codes.END_STALEMATE}"] >= 2, counts
-    assert counts[f"end {codes.END_MOVE_LIMIT}"] >= 20, counts
-    assert counts["captures"] >= 1_000, counts
-    assert counts["en passant"] >= 10, counts
-    assert counts["castling in/through check"] >= 10, counts
+    _assert_rules_exercised(counts)
 
 
 @pytest.mark.parametrize("uci", ["e1g1", "e1c1", "e2e4", "g1f3", "d1h5", "e5d6"])
