@@ -28,7 +28,7 @@ import numpy as np
 
 from ksolve.belief import BeliefState, is_refusal
 from ksolve.board import move_to_uci, position_to_board
-from ksolve.board.layout import decode_move
+from ksolve.board.layout import COLUMN_BLACK, decode_move
 from ksolve.rules import codes
 from ksolve.search.leaves import win_now
 from ksolve.search.prover import ASK, ASKED, FRESH, MUST_TRY, Prover
@@ -50,15 +50,38 @@ def move_label(belief: BeliefState, move: int) -> str:
 
 
 def belief_summary(belief: BeliefState) -> dict:
-    """Size and, for hidden units with few squares, their squares."""
+    """Size, what White knows for sure (``known``: a board FEN of White's men
+    and of the black men standing on the same square in every member) and
+    the squares Black's other men may stand on: ``hidden`` lists them per
+    piece name when few (else their count), ``squares`` always lists them all.
+
+    >>> belief_summary(BeliefState.from_hidden("k7/8/1K6/8/8/8/8/7R w - - 0 1", []))
+    {'size': 1, 'known': 'k7/8/1K6/8/8/8/8/7R'}
+    """
     summary: dict = {"size": len(belief)}
-    squares = {}
+    if len(belief):
+        summary["known"] = _known_men(belief)
+    squares, listed = {}, {}
     for piece, mask in belief.hidden_squares():
         names = [chess.square_name(s) for s in chess.scan_forward(mask)]
-        squares[chess.piece_name(piece.piece_type)] = names if len(names) <= MAX_LISTED_SQUARES else len(names)
+        name = chess.piece_name(piece.piece_type)
+        squares[name] = names
+        listed[name] = names if len(names) <= MAX_LISTED_SQUARES else len(names)
     if squares:
-        summary["hidden"] = squares
+        summary["hidden"] = listed
+        summary["squares"] = squares
     return summary
+
+
+def _known_men(belief: BeliefState) -> str:
+    """The board FEN of White's men and the black men common to every member."""
+    common = np.bitwise_and.reduce(belief.positions[:, COLUMN_BLACK:COLUMN_BLACK + 6], axis=0)
+    board = position_to_board(belief.positions[0])
+    known = chess.Board(None)
+    for square, piece in board.piece_map().items():
+        if piece.color == chess.WHITE or int(common[piece.piece_type - 1]) >> square & 1:
+            known.set_piece_at(square, piece)
+    return known.board_fen()
 
 
 def strategy_tree(prover: Prover, belief: BeliefState, moves: int) -> nx.DiGraph:
