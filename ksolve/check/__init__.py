@@ -1,0 +1,19 @@
+"""An independent checker of solution certificates (``docs/certificate.md``).
+
+It replays a certificate against every initial position of a problem and
+every Black reply with python-chess and its own small referee, sharing no
+code with ``ksolve.board``, ``ksolve.rules``, ``ksolve.search``,
+``ksolve.hidden`` or ``ksolve.belief`` (and importing neither numba nor
+numpy), so that a bug in the solver cannot hide behind the same bug in the
+checker.
+
+>>> from ksolve.check import check_certificate
+"""
+
+from ksolve.check.problem import CheckProblem, ProblemFileError, read_problem
+from ksolve.check.replay import (
+    CertificateError, CheckResult, Counterexample, check_certificate, check_certificate_file,
+)
+
+__all__ = ["CertificateError", "CheckProblem", "CheckResult", "Counterexample", "ProblemFileError",
+           "check_certificate", "check_certificate_file", "read_problem"]

@@ -1,0 +1,234 @@
+"""Problem files read a second time, on python-chess alone: the rule set, the
+goal, the number of moves and the initial positions.
+
+This module shares no code with ``ksolve.problem`` / ``ksolve.hidden``; it
+re-implements the format of ``problems/README.md`` so that the certificate
+checker does not trust the solver's own enumeration.  A hidden unit
+``PIECES:SQUARES`` (or a table ``{piece, squares, optional}``) stands on one
+of its allowed *empty* squares, hidden units on distinct squares; a placement
+is kept when the position is legal the way ksolve's builder decides: one king
+a side, at most 8 pawns and 16 men a side, no pawn on rank 1 or 8, and
+(except in Fog of War, which has no check rules) the side not to move not in
+check and at most two checkers.  Castling rights and the en-passant square
+are those of the visible position (cleaned as python-chess does) and are not
+revived by a hidden unit.
+
+>>> problem = parse_problem('stipulation = "#8"\\nrules = "berkeley"\\n[position]\\n'
+...                         'fen = "8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1"\\nhidden = ["b:dark"]\\n')
+>>> problem.moves, problem.goal, len(problem.boards)
+(8, 'mate', 30)
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import chess
+
+from ksolve.check.referee import RULE_SETS
+
+MAX_PLACEMENTS = 20_000_000
+_STIPULATION = re.compile(r"^\s*(#|xk)\s*(\d+)\s*$", re.IGNORECASE)
+_CHECK_STATUS = chess.STATUS_OPPOSITE_CHECK | chess.STATUS_TOO_MANY_CHECKERS | chess.STATUS_IMPOSSIBLE_CHECK
+
+
+class ProblemFileError(ValueError):
+    """A problem file the checker cannot read."""
+
+
+@dataclass
+class CheckProblem:
+    """What the checker needs of a problem: rules, goal, moves, initial positions."""
+
+    rules: str
+    """The rule set checked (the file's unless overridden)."""
+    goal: str
+    """``mate`` or ``king-capture``."""
+    moves: int
+    boards: list[chess.Board] = field(default_factory=list)
+    """The initial positions, White to move, duplicates removed."""
+    file_rules: str = ""
+    """The rule set the file names."""
+
+
+def read_problem(path: str | Path, rules: str | None = None) -> CheckProblem:
+    """Read a problem file; ``rules`` overrides the file's rule set (the
+    placement filter depends on whether it is Fog of War)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise ProblemFileError(f"{path}: {error.strerror or error}") from None
+    try:
+        return parse_problem(text, rules)
+    except ProblemFileError as error:
+        raise ProblemFileError(f"{path}: {error}") from None
+
+
+def parse_problem(text: str, rules: str | None = None) -> CheckProblem:
+    """Read a problem from TOML text (see ``read_problem``)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ProblemFileError(f"toml: {error}") from None
+    match = _STIPULATION.match(str(data.get("stipulation", "")))
+    if not match:
+        raise ProblemFileError(f"stipulation: {data.get('stipulation')!r} is not '#N' or 'xkN'")
+    file_rules = data.get("rules")
+    if file_rules not in RULE_SETS:
+        raise ProblemFileError(f"rules: {file_rules!r} is not one of {', '.join(RULE_SETS)}")
+    rules = rules or file_rules
+    goal = "mate" if match.group(1) == "#" else "king-capture"
+    problem = CheckProblem(rules, goal, int(match.group(2)), file_rules=file_rules)
+    section = data.get("position")
+    if not isinstance(section, dict):
+        raise ProblemFileError("position: missing table")
+    fog = rules == "fog-of-war"
+    if "positions" in section:
+        problem.boards = explicit_positions(section["positions"], fog)
+    else:
+        units = [_unit_spec(unit) for unit in section.get("hidden", [])]
+        problem.boards = initial_positions(section.get("fen", ""), units, fog)
+    return problem
+
+
+def _unit_spec(unit: Any) -> str:
+    """A hidden unit as the string ``PIECES[?]:SQUARES``."""
+    if isinstance(unit, str):
+        return unit
+    if isinstance(unit, dict) and isinstance(unit.get("piece"), str):
+        squares = unit.get("squares", "")
+        if isinstance(squares, list):
+            squares = ",".join(str(s) for s in squares)
+        return f"{unit['piece']}{'?' if unit.get('optional') else ''}:{squares}"
+    raise ProblemFileError(f"position.hidden: cannot read unit {unit!r}")
+
+
+def parse_squares(text: str) -> int:
+    """The bitboard of ``dark``, ``light``, ``any``, ``a-file``, ``rank-3`` or
+    ``e2,e5``, several joined with ``+``.
+
+    >>> [chess.square_name(s) for s in chess.scan_forward(parse_squares("h-file+a1,b2"))]
+    ['a1', 'h1', 'b2', 'h2', 'h3', 'h4', 'h5', 'h6', 'h7', 'h8']
+    """
+    mask = 0
+    for part in text.split("+"):
+        part = part.strip().lower()
+        named = {"dark": chess.BB_DARK_SQUARES, "light": chess.BB_LIGHT_SQUARES, "any": chess.BB_ALL}
+        if part in named:
+            mask |= named[part]
+        elif re.fullmatch(r"[a-h]-file", part):
+            mask |= chess.BB_FILES[ord(part[0]) - ord("a")]
+        elif re.fullmatch(r"rank-[1-8]", part):
+            mask |= chess.BB_RANKS[int(part[5]) - 1]
+        else:
+            for name in part.split(","):
+                if name.strip() not in chess.SQUARE_NAMES:
+                    raise ProblemFileError(f"position.hidden: unknown square set {name!r}")
+                mask |= chess.BB_SQUARES[chess.parse_square(name.strip())]
+    return mask
+
+
+def unit_options(spec: str, empty: int) -> list[tuple[chess.Piece, int] | None]:
+    """The (piece, square) choices of one unit on the ``empty`` squares (None: absent).
+
+    >>> unit_options("q|r:e1", chess.BB_ALL)
+    [(Piece.from_symbol('q'), 4), (Piece.from_symbol('r'), 4)]
+    """
+    if ":" not in spec:
+        raise ProblemFileError(f"position.hidden: {spec!r} is not PIECES:SQUARES")
+    pieces, squares = spec.split(":", 1)
+    optional = pieces.strip().endswith("?")
+    letters = [letter.strip() for letter in pieces.strip().rstrip("?").split("|")]
+    if not all(len(letter) == 1 and letter.lower() in "pnbrqk" for letter in letters):
+        raise ProblemFileError(f"position.hidden: {spec!r}: unknown piece")
+    options: list = [(chess.Piece.from_symbol(letter), square)
+                     for letter in letters for square in chess.scan_forward(parse_squares(squares) & empty)]
+    return options + [None] if optional else options
+
+
+def legal_for_ksolve(board: chess.Board, fog: bool) -> bool:
+    """ksolve's placement filter (see the module docstring).
+
+    >>> legal_for_ksolve(chess.Board("k6R/8/8/8/8/8/8/K7 w - - 0 1"), fog=False)
+    False
+    >>> legal_for_ksolve(chess.Board("k6R/8/8/8/8/8/8/K7 w - - 0 1"), fog=True)
+    True
+    """
+    for color in chess.COLORS:
+        men = board.occupied_co[color]
+        if chess.popcount(board.kings & men) != 1 or chess.popcount(board.pawns & men) > 8:
+            return False
+        if chess.popcount(men) > 16:
+            return False
+    if board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
+        return False
+    if fog:
+        return True
+    if board.was_into_check():
+        return False
+    return chess.popcount(board.checkers_mask()) <= 2
+
+
+def initial_positions(fen: str, units: list[str], fog: bool = False) -> list[chess.Board]:
+    """Every legal placement of the hidden ``units`` into ``fen``, duplicates removed.
+
+    >>> [b.epd() for b in initial_positions("7k/8/6K1/8/8/8/1R6/R7 w - - 0 1", ["p:a5,b5"])]
+    ['7k/8/6K1/p7/8/8/1R6/R7 w - -', '7k/8/6K1/1p6/8/8/1R6/R7 w - -']
+    """
+    try:
+        base = chess.Board(fen)
+    except ValueError as error:
+        raise ProblemFileError(f"position.fen: invalid FEN {fen!r}: {error}") from None
+    if base.turn != chess.WHITE:
+        raise ProblemFileError("position.fen: White must be to move")
+    base.castling_rights = base.clean_castling_rights()
+    if base.ep_square is not None and not base.has_pseudo_legal_en_passant():
+        base.ep_square = None
+    empty = chess.BB_ALL & ~base.occupied
+    choices = [unit_options(spec, empty) for spec in units]
+    total = 1
+    for options in choices:
+        total *= len(options)
+    if total > MAX_PLACEMENTS:
+        raise ProblemFileError(f"position.hidden: {total:,} placements, more than {MAX_PLACEMENTS:,}")
+    found: dict[str, chess.Board] = {}
+    for placement in itertools.product(*choices):
+        placed = [choice for choice in placement if choice is not None]
+        if len({square for _, square in placed}) < len(placed):
+            continue
+        board = base.copy(stack=False)
+        for piece, square in placed:
+            board.set_piece_at(square, piece)
+        if legal_for_ksolve(board, fog):
+            found.setdefault(board.epd(en_passant="xfen"), board)
+    if not found:
+        raise ProblemFileError("position: no legal placement of the hidden units")
+    return list(found.values())
+
+
+def explicit_positions(fens: Any, fog: bool = False) -> list[chess.Board]:
+    """The boards of a ``positions = [FEN, ...]`` list, each checked legal
+    (python-chess's status; Fog of War waives the check rules).
+
+    >>> len(explicit_positions(["k7/8/1K6/8/8/8/8/7R w - - 0 1"] * 2))
+    1
+    """
+    if not isinstance(fens, list) or not fens:
+        raise ProblemFileError("position.positions: must be a non-empty list of FENs")
+    found: dict[str, chess.Board] = {}
+    for number, fen in enumerate(fens, 1):
+        try:
+            board = chess.Board(fen)
+        except (TypeError, ValueError) as error:
+            raise ProblemFileError(f"position.positions[{number}]: invalid FEN {fen!r}: {error}") from None
+        status = board.status() & ~(_CHECK_STATUS if fog else 0)
+        if status or board.turn != chess.WHITE:
+            raise ProblemFileError(f"position.positions[{number}]: illegal position {fen!r}")
+        board.castling_rights = board.clean_castling_rights()
+        found.setdefault(board.epd(en_passant="xfen"), board)
+    return list(found.values())

@@ -1,0 +1,321 @@
+"""Replay a certificate against every initial position and every Black reply.
+
+The checker carries the *set* of concrete positions that reach each node of
+the strategy tree (python-chess boards, one per distinct position: EPD plus
+the half-move clock when it could still reach the draw limit) and checks at
+each node what ``docs/certificate.md`` claims:
+
+- initial positions: each falls in a listed ``initial`` class (its turn
+  information);
+- White node, ``attempt``: where the move is illegal the ``no`` branch exists
+  and is followed (same move number); where it is legal the observation is
+  listed in ``answers``; ``"win"`` only where the move mates (captures the
+  king), no other game end, and no Black node after White's ``moves``-th move;
+- White node, ``ask``: allowed once per turn, under ``berkeley-any`` and
+  ``english`` only; after "yes" the next attempt is a pawn capture
+  (Berkeley+Any: every attempt until one is legal);
+- Black node: every Black move in every position is listed by its
+  observation, and none ends the game.
+
+The first failure found gives a counterexample: the initial position, every
+attempt (refused ones included), every Black reply and what White heard.
+
+>>> import json
+>>> result = check_certificate_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n',
+...     {"format": "ksolve-certificate", "version": 1, "rules": "berkeley", "goal": "mate", "moves": 1, "positions": 1,
+...      "initial": [[{}, {"attempt": "h1h8", "answers": [[{"end": "checkmate"}, "win"]]}]]})
+>>> result.format()
+'verified: mate in 1 under berkeley from all 1 initial positions (1 node, 1 line).'
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import chess
+
+from ksolve.check import referee
+from ksolve.check.problem import CheckProblem, parse_problem, read_problem
+from ksolve.check.schema import CertificateError, validate
+
+History = tuple | None
+"""A line's steps as a linked list ``(previous, (side, move or "Any?", heard))``."""
+
+
+@dataclass
+class Line:
+    """One concrete position reaching a node, with how it got there."""
+
+    board: chess.Board
+    start: str
+    """The FEN of the initial position."""
+    history: History = None
+
+    def then(self, board: chess.Board, side: str, move: str, heard: str) -> "Line":
+        return Line(board, self.start, (self.history, (side, move, heard)))
+
+
+@dataclass
+class Counterexample:
+    """A line of play the certificate does not win."""
+
+    fen: str
+    """The initial position."""
+    moves: list[dict[str, str]]
+    """``{"side", "uci", "san", "heard"}`` per step: White's attempts (refused
+    ones heard as "No"), "Any?" (``uci`` "any"), Black's replies."""
+    reason: str
+
+    def format(self) -> str:
+        """One paragraph: the position, the steps with what White heard, the reason."""
+        steps, number = [], 1
+        for step in self.moves:
+            if step["side"] == "white":
+                what = "Any?" if step["uci"] == "any" else f"{step['san']} ({step['uci']})"
+                steps.append(f"{number}.{what} {step['heard']}")
+                if step["heard"] not in ("No", "Yes", "Try") and step["uci"] != "any":
+                    number += 1
+            else:
+                steps.append(f"{number - 1}...{step['san']} ({step['uci']}) {step['heard']}")
+        return f"from {self.fen}: {'; '.join(steps) or 'before any move'}: {self.reason}"
+
+
+@dataclass
+class CheckResult:
+    """The checker's verdict."""
+
+    verified: bool
+    positions: int
+    """Initial positions the checker enumerated from the problem file."""
+    rules: str
+    moves: int
+    claimed_positions: int | None = None
+    """The certificate's ``positions`` (the solver's initial belief size)."""
+    nodes: int = 0
+    """Strategy-tree nodes replayed (reached by at least one position)."""
+    lines: int = 0
+    """Positions that reached a "win" (with multiplicity over the tree's leaves)."""
+    reason: str = ""
+    counterexample: Counterexample | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def format(self) -> str:
+        """``verified: ...`` or ``counterexample: ...`` (or ``not verified: ...``), one paragraph."""
+        notes = "".join(f" Note: {note}." for note in self.notes)
+        counts = f"{self.nodes} node{'' if self.nodes == 1 else 's'}, {self.lines} line{'' if self.lines == 1 else 's'}"
+        if self.verified:
+            goal = "king capture" if self.rules == "fog-of-war" else "mate"
+            return (f"verified: {goal} in {self.moves} under {self.rules} from all {self.positions} initial "
+                    f"positions ({counts}).{notes}")
+        if self.counterexample is not None:
+            return f"counterexample: {self.counterexample.format()}.{notes}"
+        return f"not verified: {self.reason}.{notes}"
+
+
+class _Refuted(Exception):
+    def __init__(self, counterexample: Counterexample) -> None:
+        super().__init__(counterexample.reason)
+        self.counterexample = counterexample
+
+
+def check_certificate_file(problem_path: str | Path, certificate_path: str | Path) -> CheckResult:
+    """``check_certificate`` on a certificate file (``CertificateError`` if it is not JSON)."""
+    try:
+        certificate = json.loads(Path(certificate_path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise CertificateError(f"{certificate_path}: {error.strerror or error}") from None
+    except json.JSONDecodeError as error:
+        raise CertificateError(f"{certificate_path}: not JSON: {error}") from None
+    return check_certificate(problem_path, certificate)
+
+
+def check_certificate(problem_path: str | Path, certificate: dict[str, Any]) -> CheckResult:
+    """Replay ``certificate`` against the problem file at ``problem_path``.
+
+    Raises ``CertificateError`` for a malformed certificate and
+    ``ProblemFileError`` for an unreadable problem file (both ``ValueError``).
+    """
+    validate(certificate)
+    return _check(read_problem(problem_path, certificate["rules"]), certificate)
+
+
+def check_certificate_text(problem_text: str, certificate: dict[str, Any]) -> CheckResult:
+    """``check_certificate`` with the problem given as TOML text."""
+    validate(certificate)
+    return _check(parse_problem(problem_text, certificate["rules"]), certificate)
+
+
+def _check(problem: CheckProblem, certificate: dict[str, Any]) -> CheckResult:
+    rules, moves = certificate["rules"], certificate["moves"]
+    result = CheckResult(False, len(problem.boards), rules, moves, certificate.get("positions"))
+    if result.claimed_positions is not None and result.claimed_positions != result.positions:
+        result.notes.append(f"the certificate says {result.claimed_positions} initial positions, "
+                            f"the checker enumerates {result.positions}")
+    replay = _Replay(rules, moves)
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(max(limit, 20_000))
+        replay.initial(certificate["initial"], problem.boards)
+    except _Refuted as refuted:
+        result.counterexample, result.reason = refuted.counterexample, refuted.counterexample.reason
+    finally:
+        sys.setrecursionlimit(limit)
+    result.nodes, result.lines = replay.nodes, replay.lines
+    if result.counterexample is None:
+        if rules != problem.file_rules:
+            result.reason = f"the strategy holds under {rules}, but the problem's rule set is {problem.file_rules}"
+        elif moves > problem.moves:
+            result.reason = f"the strategy needs {moves} moves, but the problem stipulates {problem.moves}"
+        else:
+            result.verified = True
+    return result
+
+
+class _Replay:
+    """The walk over the strategy tree (raises ``_Refuted`` at the first failure)."""
+
+    def __init__(self, rules: str, moves: int) -> None:
+        self.rules, self.moves = rules, moves
+        self.limit = referee.move_limit(rules)
+        self.nodes = self.lines = 0
+
+    def key(self, board: chess.Board, played: int) -> tuple[str, int]:
+        """What distinguishes positions for the rest of the game: the EPD, and
+        the half-move clock only if it can still reach the draw limit."""
+        epd = board.epd(en_passant="xfen" if self.rules == "fog-of-war" else "legal")
+        plies_left = 2 * (self.moves - played)
+        return epd, board.halfmove_clock if board.halfmove_clock + plies_left >= self.limit else -1
+
+    # --- the nodes ------------------------------------------------------------
+    def initial(self, classes: list, boards: list[chess.Board]) -> None:
+        grouped: dict[str, dict] = defaultdict(dict)
+        for board in boards:
+            line = Line(board, board.fen())
+            grouped[referee.canonical(referee.turn_info(board, self.rules))][self.key(board, 0)] = line
+        listed = {referee.canonical(observation): node for observation, node in classes}
+        for observation, lines in grouped.items():
+            if observation not in listed:
+                self.refute(next(iter(lines.values())), f"its turn information {observation} is in no "
+                                                        "listed 'initial' class")
+            self.white(listed[observation], lines, 0, asked=False, obliged=False)
+
+    def white(self, node: dict, lines: dict, played: int, asked: bool, obliged: bool) -> None:
+        """White to move in every line; ``asked``: "Any?" asked this turn;
+        ``obliged``: the attempt must be a pawn capture."""
+        if not lines:
+            return
+        self.nodes += 1
+        if "ask" in node:
+            self.ask(node, lines, played, asked)
+            return
+        move = chess.Move.from_uci(node["attempt"])
+        refused: dict = {}
+        classes: dict[str, tuple[dict, dict]] = {}
+        for line in lines.values():
+            board = line.board
+            if obliged and not referee.is_pawn_capture_attempt(board, move):
+                self.refute(line, f"after \"Any?\" was answered yes the attempt must be a pawn capture, "
+                                  f"not {move.uci()}")
+            if not referee.is_legal(board, move, self.rules):
+                refused[self.key(board, played)] = line.then(board, "white", move.uci(), "No")
+                continue
+            heard, after = referee.play(board, move, self.rules)
+            text = referee.canonical(heard)
+            classes.setdefault(text, (heard, {}))[1][self.key(after, played + 1)] = (
+                line.then(after, "white", move.uci(), text))
+        answers = {referee.canonical(observation): value for observation, value in node.get("answers", [])}
+        for text, (heard, followers) in classes.items():
+            self.after_white(answers.get(text), heard, followers, played + 1)
+        if refused:
+            if "no" not in node:
+                self.refute(next(iter(refused.values())), f"{move.uci()} is refused here but the certificate "
+                                                          "has no 'no' branch")
+            still_obliged = obliged and self.rules == "berkeley-any"
+            self.white(node["no"], refused, played, asked, still_obliged)
+
+    def ask(self, node: dict, lines: dict, played: int, asked: bool) -> None:
+        if asked:
+            self.refute(next(iter(lines.values())), "\"Any?\" asked twice in one turn")
+        word = "Try" if self.rules == "berkeley-any" else "Yes"
+        branches: dict[str, dict] = {"yes": {}, "no": {}}
+        for key, line in lines.items():
+            yes = referee.any_answer(line.board)
+            branches["yes" if yes else "no"][key] = line.then(line.board, "white", "any", word if yes else "No")
+        for branch, members in branches.items():
+            if members and branch not in node:
+                self.refute(next(iter(members.values())), f"\"Any?\" is answered {branch} here but the "
+                                                          f"certificate has no '{branch}' branch")
+            if members:
+                self.white(node[branch], members, played, asked=True, obliged=branch == "yes")
+
+    def after_white(self, value: Any, heard: dict, followers: dict, played: int) -> None:
+        """White's legal move number ``played`` gave ``heard``; ``value`` is the certificate's answer."""
+        first = next(iter(followers.values()))
+        if value is None:
+            self.refute(first, f"the observation {referee.canonical(heard)} is not among the listed answers")
+        if referee.reached_goal(heard, self.rules):
+            if value != "win":
+                self.refute(first, "the game is won here but the certificate goes on instead of \"win\"")
+            self.lines += len(followers)
+            return
+        if "end" in heard:
+            self.refute(first, f"White's move ends the game without winning ({heard['end']})")
+        if value == "win":
+            self.refute(first, "the certificate says \"win\" but White's move does not "
+                               + ("capture the king" if self.rules == "fog-of-war" else "mate"))
+        if played >= self.moves:
+            self.refute(first, f"White's move {played} does not win and the certificate allows {self.moves}")
+        self.black(value, followers, played)
+
+    def black(self, node: dict, lines: dict, played: int) -> None:
+        self.nodes += 1
+        classes: dict[str, dict] = defaultdict(dict)
+        for line in lines.values():
+            board = line.board
+            for move in referee.moves(board, self.rules):
+                heard, after = referee.play(board, move, self.rules)
+                text = referee.canonical(heard)
+                follower = line.then(after, "black", move.uci(), text)
+                if "end" in heard:
+                    self.refute(follower, f"Black's reply ends the game ({heard['end']})")
+                classes[text][self.key(after, played)] = follower
+        replies = {referee.canonical(observation): child for observation, child in node["replies"]}
+        for text, members in classes.items():
+            if text not in replies:
+                self.refute(next(iter(members.values())), f"Black's reply gives {text}, which is not among "
+                                                          "the listed replies")
+            self.white(replies[text], members, played, asked=False, obliged=False)
+
+    # --- failures ---------------------------------------------------------------
+    def refute(self, line: Line, reason: str) -> None:
+        raise _Refuted(Counterexample(line.start, _steps(line), reason))
+
+
+def _steps(line: Line) -> list[dict[str, str]]:
+    """The line's steps in order, with SAN from a replay of the moves."""
+    steps = []
+    history = line.history
+    while history is not None:
+        history, step = history
+        steps.append(step)
+    steps.reverse()
+    board = chess.Board(line.start)
+    result = []
+    for side, uci, heard in steps:
+        if uci == "any":
+            result.append({"side": side, "uci": uci, "san": "Any?", "heard": heard})
+            continue
+        move = chess.Move.from_uci(uci)
+        try:
+            san = board.san(move)
+        except (AssertionError, ValueError):
+            san = uci
+        result.append({"side": side, "uci": uci, "san": san, "heard": heard})
+        if heard != "No":
+            board.push(move)
+    return result
