@@ -15,9 +15,14 @@ few), down to "#".
 >>> print(render_text(strategy_tree(prover, belief, 1)))
 1.Rh1-h8!
   Checkmate #
+
+A verification (keys, tries and their refutations, duals) reads as
+composers write it, see ``render_verification_text``.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import networkx as nx
 
@@ -64,3 +69,54 @@ def _black(tree: nx.DiGraph, node: int, depth: int, lines: list[str]) -> None:
     for _, child, reply in tree.out_edges(node, data=True):
         lines.append(f"{INDENT * depth}{number}... {reply['label']} {belief_note(tree.nodes[child])}")
         _white(tree, child, depth + 1, lines)
+
+
+def move_text(entry: Any, mark: str) -> str:
+    """``1.Ra2-g2!`` from a verification entry: a dict with ``label`` (or
+    ``move``), or already text."""
+    if not isinstance(entry, dict):
+        return str(entry)
+    label = str(entry.get("label") or entry.get("move") or "?")
+    return (label if label[:1].isdigit() else f"1.{label}") + mark
+
+
+def entry_text(entry: Any) -> str:
+    """A dual or other verification entry as one line."""
+    if isinstance(entry, dict):
+        return "; ".join(f"{key}: {value}" for key, value in entry.items())
+    return str(entry)
+
+
+def render_verification_text(verification: dict) -> str:
+    """A verification as text: the verdict, the keys with "!", the tries
+    with "?" and "but" their refutation, the duals and whether the published
+    key agrees.  Fields that are absent are left out.
+
+    >>> print(render_verification_text({
+    ...     "verdict": "sound", "keys": [{"move": "a2g2", "label": "Ra2-g2", "moves": 8}],
+    ...     "tries": [{"move": "d3f2", "label": "Nd3-f2", "refutation": "Bxf2 (stalemate)"}],
+    ...     "duals": [], "published_key": "a2g2", "published_key_matches": True}))
+    Verdict: sound
+    1.Ra2-g2! (mate in 8)
+    1.Nd3-f2? but Bxf2 (stalemate)
+    Duals: none
+    Published key a2g2: matches
+    """
+    lines: list[str] = []
+    if verification.get("verdict"):
+        lines.append(f"Verdict: {verification['verdict']}")
+    for key in verification.get("keys") or []:
+        moves = key.get("moves") if isinstance(key, dict) else None
+        lines.append(move_text(key, "!") + (f" (mate in {moves})" if moves else ""))
+    for attempt in verification.get("tries") or []:
+        refutation = attempt.get("refutation") if isinstance(attempt, dict) else None
+        lines.append(move_text(attempt, "?") + (f" but {refutation}" if refutation else ""))
+    duals = verification.get("duals")
+    if duals is not None:
+        lines.append("Duals: " + ("none" if not duals else str(len(duals))))
+        lines.extend(f"{INDENT}{entry_text(dual)}" for dual in duals)
+    if verification.get("published_key"):
+        agrees = verification.get("published_key_matches")
+        word = "" if agrees is None else ": matches" if agrees else ": does not match"
+        lines.append(f"Published key {verification['published_key']}{word}")
+    return "\n".join(lines)
