@@ -25,7 +25,7 @@ import chess
 import networkx as nx
 
 from ksolve.report import diagram
-from ksolve.report.text import belief_note, entry_text, move_text
+from ksolve.report.text import belief_note, entry_text, move_text, search_line
 
 PALETTE = ("#1e88e5", "#e53935", "#43a047", "#8e24aa", "#fb8c00", "#00acc1", "#6d4c41", "#c0ca33")
 """Hidden units' colours, in the order of the problem's units."""
@@ -191,19 +191,22 @@ def _result_line(result) -> str:
 
 
 def render_verification(verification: dict) -> str:
-    """The verdict block: verdict, keys ("!"), tries ("?" but refutation),
-    duals, the published key's agreement; absent fields are left out.
+    """The verdict block: verdict (and its one-line summary), keys ("!"),
+    short solutions, tries ("?" but refutation), duals, the published key's
+    agreement, the search's figures; absent fields are left out.
 
     >>> block = render_verification({"verdict": "sound", "keys": [{"label": "Ra2-g2", "moves": 8}],
     ...                              "tries": [{"label": "Nd3-f2", "refutation": "Bxf2 <stalemate>"}]})
     >>> "1.Ra2-g2!" in block, "1.Nd3-f2?" in block, " but Bxf2 &lt;stalemate&gt;" in block
     (True, True, True)
     """
-    verdict = str(verification.get("verdict", ""))
-    tone = "good" if verdict.lower() == "sound" else "bad" if verdict else ""
+    verdict = str(verification.get("verdict") or "")
+    tone = "good" if verdict.lower() == "sound" else "bad" if verdict and verdict.lower() != "unknown" else ""
     parts = ["<section><h2>Verification</h2>"]
-    if verdict:
-        parts.append(f'<p class="verdict {tone}"><strong>Verdict: {_e(verdict)}</strong></p>')
+    if verdict or verification.get("line"):
+        line = verification.get("line")
+        parts.append(f'<p class="verdict {tone}"><strong>Verdict: {_e(verdict or "?")}</strong>'
+                     f'{" — " + _e(str(line)) if line and line != verdict else ""}</p>')
     keys = verification.get("keys") or []
     if keys:
         items = []
@@ -212,27 +215,32 @@ def render_verification(verification: dict) -> str:
             items.append(f"<li><span class=\"move key\">{_e(move_text(key, '!'))}</span>"
                          f"{_e(f' (mate in {moves})') if moves else ''}</li>")
         parts.append(f"<p>{'Key' if len(keys) == 1 else 'Keys'}:</p><ul class=\"plain\">{''.join(items)}</ul>")
+    short = verification.get("short") or []
+    if short:
+        parts.append(f"<p>Short solutions: {_e(', '.join(move_text(key, '') for key in short))}</p>")
     tries = verification.get("tries") or []
+    total = verification.get("tries_total")
     if tries:
         items = []
         for attempt in tries:
             refutation = attempt.get("refutation") if isinstance(attempt, dict) else None
             items.append(f"<li><span class=\"move\">{_e(move_text(attempt, '?'))}</span>"
                          f"{_e(f' but {refutation}') if refutation else ''}</li>")
-        parts.append(f"<details{' open' if len(tries) <= 12 else ''}><summary>Tries ({len(tries)})</summary>"
+        count = f"{len(tries)} of {total}" if isinstance(total, int) and total > len(tries) else str(len(tries))
+        parts.append(f"<details{' open' if len(tries) <= 12 else ''}><summary>Tries ({count})</summary>"
                      f"<ul class=\"plain\">{''.join(items)}</ul></details>")
     duals = verification.get("duals")
     if duals is not None:
         listed = "".join(f"<li>{_e(entry_text(dual))}</li>" for dual in duals)
-        parts.append(f"<p>Duals: {len(duals)}</p>" + (f'<ul class="plain">{listed}</ul>' if listed else ""))
+        unchecked = not duals and verification.get("duals_checked") is False
+        parts.append(f"<p>Duals: {'not checked' if unchecked else len(duals) or 'none'}</p>"
+                     + (f'<ul class="plain">{listed}</ul>' if listed else ""))
     if verification.get("published_key"):
         agrees = verification.get("published_key_matches")
         word = "" if agrees is None else " — matches" if agrees else " — does not match"
         parts.append(f"<p>Published key <code>{_e(str(verification['published_key']))}</code>{_e(word)}</p>")
-    known = {"verdict", "keys", "tries", "duals", "published_key", "published_key_matches"}
-    for name, value in verification.items():
-        if name not in known and isinstance(value, (str, int, float)) and not isinstance(value, bool):
-            parts.append(f"<p>{_e(name.replace('_', ' '))}: {_e(str(value))}</p>")
+    if search_line(verification):
+        parts.append(f'<p class="caption">Search: {_e(search_line(verification))}</p>')
     parts.append("</section>")
     return "".join(parts)
 

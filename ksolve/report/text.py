@@ -81,42 +81,82 @@ def move_text(entry: Any, mark: str) -> str:
 
 
 def entry_text(entry: Any) -> str:
-    """A dual or other verification entry as one line."""
+    """A dual (or another verification entry) as one line.
+
+    >>> entry_text({"move_number": 3, "moves_left": 6, "played": "h8h5", "also": ["h8h4"],
+    ...             "line": "Ra2-g2 Silent Silent Rg2-g8 Silent Silent"})
+    '3.h8h5 (also h8h4), within 6, after Ra2-g2 Silent Silent Rg2-g8 Silent Silent'
+    >>> entry_text({"move": 2, "attempts": ["Qd6", "Qe7"]})
+    'move: 2; attempts: Qd6 Qe7'
+    """
+    if isinstance(entry, dict) and "played" in entry:
+        also = entry.get("also") or []
+        text = f"{entry.get('move_number', '?')}.{entry['played']}"
+        text += f" (also {' '.join(map(str, also)) if isinstance(also, list) else also})" if also else ""
+        text += f", within {entry['moves_left']}" if entry.get("moves_left") else ""
+        return text + (f", after {entry['line']}" if entry.get("line") else "")
     if isinstance(entry, dict):
-        return "; ".join(f"{key}: {value}" for key, value in entry.items())
+        return "; ".join(f"{key}: {' '.join(map(str, value)) if isinstance(value, list) else value}"
+                         for key, value in entry.items())
     return str(entry)
 
 
+SEARCH_FIELDS = ("moves", "belief_size", "nodes", "seconds", "reason")
+"""Verification fields describing the search, shown on one line."""
+
+
+def search_line(verification: dict) -> str:
+    """``moves 8 · belief size 30 · nodes 1234 · seconds 50.2`` (fields present only).
+
+    >>> search_line({"moves": 8, "nodes": 10, "verdict": "sound"})
+    'moves 8 · nodes 10'
+    """
+    return " · ".join(f"{name.replace('_', ' ')} {verification[name]}" for name in SEARCH_FIELDS
+                      if verification.get(name) not in (None, ""))
+
+
 def render_verification_text(verification: dict) -> str:
-    """A verification as text: the verdict, the keys with "!", the tries
-    with "?" and "but" their refutation, the duals and whether the published
-    key agrees.  Fields that are absent are left out.
+    """A verification as text: the verdict (its one-line summary when given),
+    the keys with "!", short solutions, the tries with "?" and "but" their
+    refutation, the duals and whether the published key agrees.  Fields that
+    are absent are left out.
 
     >>> print(render_verification_text({
     ...     "verdict": "sound", "keys": [{"move": "a2g2", "label": "Ra2-g2", "moves": 8}],
     ...     "tries": [{"move": "d3f2", "label": "Nd3-f2", "refutation": "Bxf2 (stalemate)"}],
-    ...     "duals": [], "published_key": "a2g2", "published_key_matches": True}))
+    ...     "tries_total": 20, "duals": [], "published_key": "a2g2", "published_key_matches": True}))
     Verdict: sound
     1.Ra2-g2! (mate in 8)
     1.Nd3-f2? but Bxf2 (stalemate)
+    (1 of 20 tries shown)
     Duals: none
     Published key a2g2: matches
     """
     lines: list[str] = []
-    if verification.get("verdict"):
-        lines.append(f"Verdict: {verification['verdict']}")
+    if verification.get("verdict") or verification.get("line"):
+        lines.append(f"Verdict: {verification.get('line') or verification['verdict']}")
     for key in verification.get("keys") or []:
         moves = key.get("moves") if isinstance(key, dict) else None
         lines.append(move_text(key, "!") + (f" (mate in {moves})" if moves else ""))
-    for attempt in verification.get("tries") or []:
+    short = verification.get("short") or []
+    if short:
+        lines.append("Short solutions: " + ", ".join(move_text(key, "") for key in short))
+    tries = verification.get("tries") or []
+    for attempt in tries:
         refutation = attempt.get("refutation") if isinstance(attempt, dict) else None
         lines.append(move_text(attempt, "?") + (f" but {refutation}" if refutation else ""))
+    total = verification.get("tries_total")
+    if isinstance(total, int) and total > len(tries):
+        lines.append(f"({len(tries)} of {total} tries shown)")
     duals = verification.get("duals")
     if duals is not None:
-        lines.append("Duals: " + ("none" if not duals else str(len(duals))))
+        unchecked = not duals and verification.get("duals_checked") is False
+        lines.append("Duals: " + ("not checked" if unchecked else "none" if not duals else str(len(duals))))
         lines.extend(f"{INDENT}{entry_text(dual)}" for dual in duals)
     if verification.get("published_key"):
         agrees = verification.get("published_key_matches")
         word = "" if agrees is None else ": matches" if agrees else ": does not match"
         lines.append(f"Published key {verification['published_key']}{word}")
+    if search_line(verification):
+        lines.append(f"Search: {search_line(verification)}")
     return "\n".join(lines)
