@@ -1,0 +1,330 @@
+"""Report renderers: the HTML page, DOT and GraphML, the verification text,
+and (when Chromium is installed) the screenshot script."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import re
+import struct
+import zlib
+from html.parser import HTMLParser
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from ksolve.problem import load_problem, load_problem_text
+from ksolve.report.graph import flatten, to_dot, to_graphml, write_graph
+from ksolve.report.html import hidden_marks, render_html
+from ksolve.report.text import render_text, render_verification_text
+from ksolve.solver import solve
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBLEMS = ROOT / "problems"
+CHROMIUM = Path("/usr/bin/chromium")
+
+VERIFICATION = {
+    "verdict": "sound",
+    "keys": [{"move": "a8a4", "label": "Ra8-a4", "moves": 2}],
+    "tries": [{"move": "b4d6", "label": "Qb4-d6", "refutation": "Kxd6 <no mate>"},
+              {"move": "b6c7", "label": "Bb6-c7", "refutation": "the king on a6 & Black \"escapes\""}],
+    "duals": [],
+    "published_key": "a8a4",
+    "published_key_matches": True,
+}
+
+
+@pytest.fixture(scope="module")
+def foster():
+    """Two hidden units (a king on five squares, perhaps a pawn), "No" branches."""
+    problem = load_problem(PROBLEMS / "foster-1996.toml")
+    return problem, solve(problem)
+
+
+@pytest.fixture(scope="module")
+def anderson_05():
+    """A strategy that asks "Any?"."""
+    problem = load_problem(PROBLEMS / "anderson-05.toml")
+    return problem, solve(problem)
+
+
+class _Checker(HTMLParser):
+    """Well-formedness: every element closed in order (void elements aside)."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+        self.counts: dict[str, int] = {}
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.counts[tag] = self.counts.get(tag, 0) + 1
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.counts[tag] = self.counts.get(tag, 0) + 1
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes {self.stack[-1:] or 'nothing'}")
+        else:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def check_html(page: str) -> _Checker:
+    checker = _Checker()
+    checker.feed(page)
+    checker.close()
+    assert not checker.errors, checker.errors[:5]
+    assert checker.stack == [], checker.stack
+    return checker
+
+
+def test_html_page_is_well_formed_and_complete(foster) -> None:
+    problem, result = foster
+    page = render_html(problem, result, VERIFICATION)
+    checker = check_html(page)
+    text = " ".join(" ".join(checker.text).split())
+    assert page.startswith("<!DOCTYPE html>")
+    white_turns = sum(1 for _, data in result.tree.nodes(data=True) if data["kind"] == "white")
+    assert checker.counts["svg"] == 1 + 1 + white_turns  # piece definitions, main diagram, one per White turn
+    assert checker.counts["details"] >= 10 and checker.counts["summary"] == checker.counts["details"] - 0
+    assert "1.Ra8-a4!" in text
+    assert "black king: a6 e2 e5 e6 h3" in text and "perhaps a black pawn: a3 a4 a5 a6 a7" in text
+    assert "Verdict: sound" in text and "but Kxd6 <no mate>" in text
+    assert 'Black "escapes"' in text and "&lt;no mate&gt;" in page
+    assert "No [13: pawn a5 a6 a7; king e2 h3 e5 a6 e6]" in text
+    assert "Checkmate #" in text
+    assert re.search(r"<(script|link|img|iframe)\b", page) is None
+    assert re.search(r"(src|href)=\"(https?:)?//", page) is None  # nothing fetched from outside
+
+
+def test_html_escapes_labels_and_titles(anderson_05) -> None:
+    problem, result = anderson_05
+    tree = result.tree.copy()
+    attempt_edge = next((a, b) for a, b, d in tree.edges(data=True) if d["kind"] == "attempt")
+    tree.edges[attempt_edge]["label"] = "<script>alert(1)</script>"
+    result.tree, original = tree, result.tree
+    problem.title, title = 'A & B <i>"quoted"</i>', problem.title
+    try:
+        page = render_html(problem, result)
+    finally:
+        result.tree, problem.title = original, title
+    check_html(page)
+    assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "A &amp; B &lt;i&gt;&quot;quoted&quot;&lt;/i&gt;" in page
+
+
+def test_html_any_question_and_open_depth(anderson_05) -> None:
+    problem, result = anderson_05
+    closed = render_html(problem, result, open_depth=0)
+    opened = render_html(problem, result, open_depth=99)
+    check_html(closed)
+    assert "2.Any?" in closed and "Yes" in closed
+    assert " open>" not in closed.split("Solution tree")[1]
+    assert opened.count("<details") == opened.count(" open>") + closed.split("Solution tree")[0].count("<details")
+
+
+def test_html_tolerates_partial_verification_and_no_tree() -> None:
+    problem = load_problem_text('stipulation = "#1"\nrules = "berkeley"\n[position]\n'
+                                'fen = "k7/8/2K5/8/8/8/8/7R w - - 0 1"\n')
+    result = solve(problem)
+    assert result.tree is None
+    for verification in ({}, {"verdict": "no solution"}, {"tries": ["1.Rh8+? Kb7"]},
+                         {"keys": ["1.Rh1-h8!"], "duals": [{"move": 2, "attempts": "a b"}], "extra": 3},
+                         {"verdict": None, "keys": None, "tries": None, "duals": None, "published_key": None}):
+        page = render_html(problem, result, verification)
+        check_html(page)
+        assert "No strategy tree (no solution)" in page
+    page = render_html(problem, result, {"published_key": "h1h8", "published_key_matches": False})
+    assert "does not match" in page and "No hidden units" in page
+
+
+def test_html_of_explicit_positions_and_several_first_classes(anderson_05) -> None:
+    problem = load_problem(PROBLEMS / "roche-1986.toml")
+    labels = [mark.label for mark in hidden_marks(problem)]
+    assert labels == ["black pawn: a4 a5 a6 a7", "black king: d2 d8 e8 f6 f7 g8 h6 h7"]
+    # A "start" root joining one strategy per first class (as the solver builds it).
+    _, result = anderson_05
+    tree = nx.DiGraph(moves=2, rules="english")
+    tree.add_node(0, kind="start", number=1, size=2)
+    for label in ("Pawn tries: 1", "No pawn tries"):
+        offset = tree.number_of_nodes()
+        tree = nx.union(tree, nx.relabel_nodes(result.tree, {n: n + offset for n in result.tree}))
+        tree.add_edge(0, offset, kind="info", label=label)
+    joined = type(result)(**{**result.__dict__, "tree": tree})
+    page = render_html(load_problem(PROBLEMS / "anderson-05.toml"), joined)
+    check_html(page)
+    assert page.count("1.Kc2-c1!") == 2 and "No pawn tries" in page
+    assert render_text(tree).count("1.Kc2-c1!") == 2
+    assert len(nx.read_graphml(io.BytesIO(to_graphml(tree).encode()))) == tree.number_of_nodes()
+    assert _parse_dot(to_dot(tree))[0].keys() == {str(n) for n in tree}
+
+
+_QUOTED = r'"(?:[^"\\]|\\.)*"'
+_NODE = re.compile(rf"^\s*({_QUOTED})\s*\[(.*)\];$")
+_EDGE = re.compile(rf"^\s*({_QUOTED})\s*->\s*({_QUOTED})\s*\[(.*)\];$")
+_ATTRIBUTE = re.compile(rf"(\w+)=({_QUOTED}|[^,\s]+)")
+
+
+def _unquote(text: str) -> str:
+    if text.startswith('"'):
+        return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), text[1:-1])
+    return text
+
+
+def _parse_dot(text: str) -> tuple[dict, dict]:
+    """Nodes and edges of DOT text as written by ``to_dot`` (a strict reader)."""
+    nodes, edges = {}, {}
+    lines = text.strip().splitlines()
+    assert lines[0].startswith("digraph ") and lines[-1] == "}"
+    for line in lines[1:-1]:
+        if line.strip().startswith(("graph [", "node [")):
+            continue
+        if match := _EDGE.match(line):
+            attributes = {k: _unquote(v) for k, v in _ATTRIBUTE.findall(match.group(3))}
+            edges[_unquote(match.group(1)), _unquote(match.group(2))] = attributes
+        elif match := _NODE.match(line):
+            nodes[_unquote(match.group(1))] = {k: _unquote(v) for k, v in _ATTRIBUTE.findall(match.group(2))}
+        else:
+            raise AssertionError(f"unreadable DOT line: {line!r}")
+    return nodes, edges
+
+
+def test_dot_has_every_node_edge_and_attribute(foster) -> None:
+    _, result = foster
+    tree = result.tree.copy()
+    answer = next((a, b) for a, b, data in tree.edges(data=True) if data["kind"] == "answer")
+    tree.edges[answer]["label"] = 'say "No" \\ then\nmate <now>'
+    nodes, edges = _parse_dot(to_dot(tree))
+    assert set(nodes) == {str(n) for n in tree.nodes}
+    assert set(edges) == {(str(a), str(b)) for a, b in tree.edges}
+    flat = flatten(tree)
+    for node, data in flat.nodes(data=True):
+        for name, value in data.items():
+            expected = str(value).lower() if isinstance(value, bool) else str(value)
+            assert nodes[str(node)][name] == expected, (node, name)
+    assert edges[tuple(map(str, answer))]["label"] == 'say "No" \\ then\nmate <now>'
+    assert nodes["0"]["attempt"] == "Ra8-a4" and nodes["0"]["is_key"] == "true"
+    assert "Ra8-a4!" in nodes["0"]["label"]
+
+
+def test_graphml_reads_back_with_flat_attributes(foster, tmp_path: Path) -> None:
+    _, result = foster
+    tree = result.tree
+    back = nx.read_graphml(io.BytesIO(to_graphml(tree).encode()))
+    assert back.number_of_nodes() == tree.number_of_nodes() and back.number_of_edges() == tree.number_of_edges()
+    assert back.graph["moves"] == 2 and back.graph["rules"] == "berkeley"
+    root = back.nodes["0"]
+    assert (root["kind"], root["size"], root["moves_left"], root["attempt"], root["is_key"]) == \
+        ("white", 25, 2, "Ra8-a4", True)
+    assert root["hidden"] == "pawn: a3 a4 a5 a6 a7; king: e2 h3 e5 a6 e6"
+    for source, target, data in tree.edges(data=True):
+        read = back.edges[str(source), str(target)]
+        assert read["kind"] == data["kind"] and read["label"] == data["label"]
+        if data["kind"] in ("answer", "reply"):
+            assert read["announcement"] == data["label"] and read["code"] == ",".join(map(str, data["key"]))
+    path = write_graph(tree, tmp_path / "tree.graphml")
+    assert nx.read_graphml(path).number_of_nodes() == tree.number_of_nodes()
+    assert write_graph(tree, tmp_path / "tree.dot").read_text().startswith('digraph "strategy" {')
+    with pytest.raises(ValueError):
+        write_graph(tree, tmp_path / "tree.png")
+
+
+def test_verification_text() -> None:
+    text = render_verification_text(VERIFICATION)
+    assert text.splitlines() == [
+        "Verdict: sound",
+        "1.Ra8-a4! (mate in 2)",
+        "1.Qb4-d6? but Kxd6 <no mate>",
+        '1.Bb6-c7? but the king on a6 & Black "escapes"',
+        "Duals: none",
+        "Published key a8a4: matches",
+    ]
+    assert render_verification_text({}) == ""
+    cooked = render_verification_text({"verdict": "cooked", "keys": [{"move": "a8a4"}, "1.Qb4-b8!"],
+                                       "duals": [{"move": 2, "attempts": "Qd6 Qe7"}],
+                                       "published_key": "a8a4", "published_key_matches": False})
+    assert cooked.splitlines() == ["Verdict: cooked", "1.a8a4!", "1.Qb4-b8!", "Duals: 1",
+                                   "  move: 2; attempts: Qd6 Qe7", "Published key a8a4: does not match"]
+
+
+VERIFY_DICT = {  # the shape of ksolve.verify's as_dict()
+    "verdict": "cooked", "line": "cooked: keys a8a4 (#2), b4b8 (#2); published key a8a4 does not match",
+    "moves": 2, "keys": [{"move": "a8a4", "label": "Ra8-a4", "moves": 2}, {"move": "b4b8", "label": "Qb4-b8", "moves": 1}],
+    "short": [{"move": "b4b8", "label": "Qb4-b8", "moves": 1}],
+    "tries": [{"move": "a8a3", "label": "Ra8-a3", "refutation": "Silent, then Silent (Ke5 or Ke6) [2: king e5 e6]: "
+               "no win in 1", "refuted_by": {"answer": "Silent", "size": 2}}],
+    "tries_total": 85, "duals": [], "duals_checked": False, "published_key": "a8a4",
+    "published_key_matches": False, "belief_size": 25, "nodes": 418, "seconds": 1.237,
+}
+
+
+def test_verification_in_the_verifiers_shape(foster) -> None:
+    text = render_verification_text(VERIFY_DICT).splitlines()
+    assert text == [
+        "Verdict: cooked: keys a8a4 (#2), b4b8 (#2); published key a8a4 does not match",
+        "1.Ra8-a4! (mate in 2)", "1.Qb4-b8! (mate in 1)", "Short solutions: 1.Qb4-b8",
+        "1.Ra8-a3? but Silent, then Silent (Ke5 or Ke6) [2: king e5 e6]: no win in 1",
+        "(1 of 85 tries shown)", "Duals: not checked", "Published key a8a4: does not match",
+        "Search: moves 2 · belief size 25 · nodes 418 · seconds 1.237",
+    ]
+    problem, result = foster
+    page = render_html(problem, result, VERIFY_DICT)
+    check_html(page)
+    assert 'class="verdict bad"' in page and "Tries (1 of 85)" in page and "Duals: not checked" in page
+    assert "refuted_by" not in page and "Short solutions: 1.Qb4-b8" in page
+
+
+def test_html_with_the_verifier(foster) -> None:
+    verify = pytest.importorskip("ksolve.verify")
+    problem, result = foster
+    verification = verify.verify(problem, tries=5).as_dict()
+    page = render_html(problem, result, verification)
+    check_html(page)
+    assert 'class="verdict good"' in page and "Verdict: sound" in page
+    block = page.split("<h2>Verification</h2>")[1].split("<h2>Result</h2>")[0]
+    assert block.count('<span class="move">1.') == len(verification["tries"]) == 5
+    assert render_verification_text(verification).startswith("Verdict: sound")
+
+
+def test_render_text_unchanged(foster) -> None:
+    _, result = foster
+    lines = render_text(result.tree).splitlines()
+    assert lines[0] == "1.Ra8-a4!" and "  No [13: pawn a5 a6 a7; king e2 h3 e5 a6 e6]" in lines
+
+
+def _png_facts(data: bytes) -> tuple[int, int, int]:
+    """Width, height and the number of distinct byte values of the image data."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    at, idat = 8, b""
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"IDAT":
+            idat += data[at + 8:at + 8 + length]
+        at += 12 + length
+    return width, height, len(set(zlib.decompress(idat)))
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium")
+def test_screenshot_script(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("screenshot", ROOT / "docs" / "screenshot.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    png, page = tmp_path / "foster.png", tmp_path / "foster.html"
+    assert script.main([str(PROBLEMS / "foster-1996.toml"), "-o", str(png), "--html", str(page),
+                        "--window", "900x1000", "--chromium", str(CHROMIUM)]) == 0
+    check_html(page.read_text())
+    data = png.read_bytes()
+    width, height, values = _png_facts(data)
+    assert (width, height) == (900, 1000)
+    assert len(data) > 20_000 and values > 100  # a drawn page, not a blank one
