@@ -6,7 +6,9 @@ from __future__ import annotations
 import importlib.util
 import io
 import re
+import shutil
 import struct
+import subprocess
 import zlib
 from html.parser import HTMLParser
 from pathlib import Path
@@ -133,6 +135,15 @@ def test_html_any_question_and_open_depth(anderson_05) -> None:
     assert opened.count("<details") == opened.count(" open>") + closed.split("Solution tree")[0].count("<details")
 
 
+def test_html_diagram_budget(foster) -> None:
+    problem, result = foster
+    page = render_html(problem, result, max_diagrams=3)
+    check_html(page)
+    turns = sum(1 for _, kind in result.tree.nodes(data="kind") if kind == "white")
+    assert page.count('<use href="#ks-board"') == 3 and f"{turns} White turns: the first 3" in page
+    assert len(render_html(problem, result).encode()) < 200_000
+
+
 def test_html_tolerates_partial_verification_and_no_tree() -> None:
     problem = load_problem_text('stipulation = "#1"\nrules = "berkeley"\n[position]\n'
                                 'fen = "k7/8/2K5/8/8/8/8/7R w - - 0 1"\n')
@@ -215,6 +226,16 @@ def test_dot_has_every_node_edge_and_attribute(foster) -> None:
     assert edges[tuple(map(str, answer))]["label"] == 'say "No" \\ then\nmate <now>'
     assert nodes["0"]["attempt"] == "Ra8-a4" and nodes["0"]["is_key"] == "true"
     assert "Ra8-a4!" in nodes["0"]["label"]
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="needs Graphviz's dot")
+def test_graphviz_reads_the_dot(foster, tmp_path: Path) -> None:
+    _, result = foster
+    tree = result.tree.copy()
+    tree.edges[next(iter(tree.edges))]["label"] = 'a "quoted" \\ label'
+    completed = subprocess.run(["dot", "-Tsvg"], input=to_dot(tree), capture_output=True, text=True, timeout=60)
+    assert completed.returncode == 0 and not completed.stderr.strip(), completed.stderr
+    assert completed.stdout.count('class="node"') == tree.number_of_nodes()
 
 
 def test_graphml_reads_back_with_flat_attributes(foster, tmp_path: Path) -> None:

@@ -29,8 +29,8 @@ from ksolve.report.text import belief_note, entry_text, move_text, search_line
 
 PALETTE = ("#1e88e5", "#e53935", "#43a047", "#8e24aa", "#fb8c00", "#00acc1", "#6d4c41", "#c0ca33")
 """Hidden units' colours, in the order of the problem's units."""
-MAX_DIAGRAMS = 2000
-"""White turns beyond this many get no small diagram (page size stays a few MB)."""
+MAX_DIAGRAMS = 1000
+"""White turns beyond this many get no small diagram (each is about 1.6 KB: the page stays a few MB)."""
 
 _e = html.escape
 
@@ -151,6 +151,10 @@ def render_html(problem, result, verification: dict | None = None, *, open_depth
         parts.append('<p class="caption">Click a branch to open it. Each White turn shows what White '
                      "knows: his men, the black men he is sure of, and (coloured) the squares the hidden "
                      "units may stand on, with the number of positions he cannot tell apart.</p>")
+        turns = sum(1 for _, kind in result.tree.nodes(data="kind") if kind == "white")
+        if turns > max_diagrams:
+            parts.append(f'<p class="caption">{turns} White turns: the first {max_diagrams} (in page order) '
+                         "have a diagram, the others their belief in words.</p>")
         parts.append(_TreeHtml(result.tree, colors, open_depth, max_diagrams).render())
     else:
         parts.append(f"<p>No strategy tree ({_e(str(result.status))}).</p>")
