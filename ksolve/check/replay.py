@@ -293,10 +293,10 @@ class _Replay:
 
     # --- failures ---------------------------------------------------------------
     def refute(self, line: Line, reason: str) -> None:
-        raise _Refuted(Counterexample(line.start, _steps(line), reason))
+        raise _Refuted(Counterexample(line.start, _steps(line, self.rules == "fog-of-war"), reason))
 
 
-def _steps(line: Line) -> list[dict[str, str]]:
+def _steps(line: Line, fog: bool) -> list[dict[str, str]]:
     """The line's steps in order, with SAN from a replay of the moves."""
     steps = []
     history = line.history
@@ -315,6 +315,8 @@ def _steps(line: Line) -> list[dict[str, str]]:
             san = board.san(move)
         except (AssertionError, ValueError):
             san = uci
+        if heard == "No" or fog:
+            san = san.rstrip("+#")  # a refused move gives no check; Fog of War has none
         result.append({"side": side, "uci": uci, "san": san, "heard": heard})
         if heard != "No":
             board.push(move)
