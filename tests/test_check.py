@@ -361,3 +361,34 @@ def test_referee_agrees_with_ksolve_observations() -> None:
                   "knight", "pawn_tries", "position", "visible", "checkmate", "stalemate", "insufficient",
                   "king-captured"):
         assert seen.get(field, 0) >= 2, (field, seen)
+
+
+# --- the solver's certificates ----------------------------------------------------------------
+SOLVED = [
+    # (fen, hidden, rules, moves): small problems over every rule set
+    (TWO_ROOKS, ["p:g4,h4"], "berkeley", 2),
+    (ANY_FEN, ["p?:h7"], "english", 1),
+    (ANY_FEN, ["p?:h7"], "berkeley-any", 2),
+    ("7k/8/6K1/8/8/8/1R6/R7 w - - 0 1", ["p:a5,b5"], "cincinnati", 1),
+    ("k7/8/2K5/8/8/8/8/7R w - - 0 1", ["p?:b4,b5"], "rand", 2),
+    ("k7/8/2K5/8/8/8/8/7R w - - 0 1", [], "wild16", 2),
+    ("k7/8/2K5/8/8/8/8/7R w - - 0 1", ["p?:e4,f5"], "orthodox", 2),
+    ("k7/8/1Q6/8/8/8/8/K7 w - - 0 1", [], "fog-of-war", 2),
+]
+
+
+@pytest.mark.parametrize("fen, hidden, rules, moves", SOLVED, ids=[case[2] for case in SOLVED])
+def test_solver_certificates_verify(tmp_path: Path, fen: str, hidden: list[str], rules: str, moves: int) -> None:
+    """ksolve solves, writes the certificate, and the checker verifies it (after a JSON round trip)."""
+    make_certificate = pytest.importorskip("ksolve.certificate").certificate
+    from ksolve.problem import load_problem
+    from ksolve.solver import solve
+
+    path = problem_file(tmp_path, fen, rules=rules, moves=moves, hidden=hidden)
+    problem = load_problem(path)
+    result = solve(problem)
+    assert result.status == "solved", (rules, result.status)
+    cert = json.loads(json.dumps(make_certificate(problem, result)))
+    checked = check_certificate(path, cert)
+    assert checked.verified, checked.format()
+    assert checked.positions == result.belief_size and not checked.notes
