@@ -116,7 +116,8 @@ def test_missing_no_branch(two_rooks: Path) -> None:
 def test_wrong_first_move(two_rooks: Path) -> None:
     cert = certificate("berkeley", 2, copy.deepcopy(TWO_ROOKS_TREE), positions=2)
     cert["initial"][0][1]["attempt"] = "c6c7"
-    refuted(two_rooks, cert, "", "c6c7")
+    example = refuted(two_rooks, cert, "the observation {} is not among the listed answers", "c6c7")
+    assert [step["side"] for step in example.moves] == ["white", "black", "white"]  # 2.Rh8 is no mate
 
 
 def test_missing_reply_class(two_rooks: Path) -> None:
@@ -259,8 +260,8 @@ def test_orthodox(tmp_path: Path) -> None:
 
 def test_malformed_certificates(two_rooks: Path) -> None:
     good = certificate("berkeley", 2, TWO_ROOKS_TREE, positions=2)
-    for field, value, message in [("format", "x", "format"), ("rules", "chess", "rules"), ("goal", "king-capture", "goal"),
-                                  ("moves", 0, "moves"), ("initial", {}, "initial")]:
+    for field, value, message in [("format", "x", "format"), ("rules", "chess", "rules"),
+                                  ("goal", "king-capture", "goal"), ("moves", 0, "moves"), ("initial", {}, "initial")]:
         with pytest.raises(CertificateError, match=message):
             check_certificate(two_rooks, {**good, field: value})
     doubled = copy.deepcopy(good)
@@ -315,8 +316,9 @@ def _boards(fog_moves: bool) -> list[chess.Board]:
 def _tries(board: chess.Board, moves: list[chess.Move], rng: random.Random) -> list[chess.Move]:
     """Every capture, promotion, castling and checking move (up to 8), a few others, and some
     attempts that are often illegal."""
+    kings = board.king(chess.BLACK) is not None and board.king(chess.WHITE) is not None
     special = [m for m in moves if board.is_capture(m) or m.promotion or board.is_castling(m)
-               or (board.king(chess.BLACK) is not None and board.king(chess.WHITE) is not None and board.gives_check(m))]
+               or (kings and board.gives_check(m))]
     others = [m for m in moves if m not in special]
     illegal = [chess.Move.from_uci(u) for u in ("e1g1", "e1c1", "a7a8q", "d4e5", "b2b4")]
     return rng.sample(special, min(8, len(special))) + rng.sample(others, min(3, len(others))) + illegal
@@ -342,7 +344,8 @@ def test_referee_agrees_with_ksolve_observations() -> None:
             tries = _tries(board, referee.moves(board, names[0]), rng)
             for name in names:
                 rules = get_rules(name)
-                assert observation(rules, rules.turn_info(row)[0]) == referee.turn_info(board, name), (name, board.fen())
+                turn = observation(rules, rules.turn_info(row)[0])
+                assert turn == referee.turn_info(board, name), (name, board.fen())
                 if name in referee.ANY_QUESTION:
                     assert bool(rules.any_answers(row)[0]) == referee.any_answer(board), board.fen()
                 for move in tries:

@@ -102,7 +102,8 @@ def _capture(board: chess.Board, move: chess.Move, rules: str) -> Observation:
             heard["en_passant"] = True
         kind = chess.PAWN
     else:
-        kind = board.piece_type_at(move.to_square) if board.occupied_co[not board.turn] & chess.BB_SQUARES[move.to_square] else None
+        enemy = board.occupied_co[not board.turn] & chess.BB_SQUARES[move.to_square]
+        kind = board.piece_type_at(move.to_square) if enemy else None
         if kind is not None:
             heard["capture"] = chess.square_name(move.to_square)
     if "capture" in heard and rules in CAPTURE_KIND:

@@ -20,10 +20,10 @@ each node what ``docs/certificate.md`` claims:
 The first failure found gives a counterexample: the initial position, every
 attempt (refused ones included), every Black reply and what White heard.
 
->>> import json
->>> result = check_certificate_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n',
-...     {"format": "ksolve-certificate", "version": 1, "rules": "berkeley", "goal": "mate", "moves": 1, "positions": 1,
-...      "initial": [[{}, {"attempt": "h1h8", "answers": [[{"end": "checkmate"}, "win"]]}]]})
+>>> problem = 'stipulation = "#1"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n'
+>>> result = check_certificate_text(problem, {
+...     "format": "ksolve-certificate", "version": 1, "rules": "berkeley", "goal": "mate", "moves": 1,
+...     "positions": 1, "initial": [[{}, {"attempt": "h1h8", "answers": [[{"end": "checkmate"}, "win"]]}]]})
 >>> result.format()
 'verified: mate in 1 under berkeley from all 1 initial positions (1 node, 1 line).'
 """

@@ -6,8 +6,9 @@ the rules have none, the same observation listed twice under one node) raises
 ``initial[0][1].answers[2][1]``.  Fields the format does not define are
 ignored.
 
+>>> mate = {"attempt": "h1h8", "answers": [[{"end": "checkmate"}, "win"]]}
 >>> validate({"format": "ksolve-certificate", "version": 1, "rules": "berkeley", "goal": "mate",
-...           "moves": 1, "positions": 1, "initial": [[{}, {"attempt": "h1h8", "answers": [[{"end": "checkmate"}, "win"]]}]]})
+...           "moves": 1, "positions": 1, "initial": [[{}, mate]]})
 >>> validate({"format": "ksolve-certificate", "version": 1, "rules": "berkeley", "goal": "mate",
 ...           "moves": 1, "initial": [[{}, {"ask": "any", "yes": {}}]]})
 Traceback (most recent call last):
