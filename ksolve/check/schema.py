@@ -73,7 +73,10 @@ def _pairs(value: Any, where: str, rules: str, check_value) -> None:
             raise CertificateError(f"{here}: must be a pair [observation, node]")
         if not isinstance(pair[0], dict):
             raise CertificateError(f"{here}[0]: an observation must be a JSON object")
-        key = canonical(pair[0])
+        try:
+            key = canonical(pair[0])
+        except (TypeError, ValueError) as error:
+            raise CertificateError(f"{here}[0]: not a JSON object: {error}") from None
         if key in seen:
             raise CertificateError(f"{here}[0]: observation {key} listed twice")
         seen.add(key)
