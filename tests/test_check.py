@@ -54,6 +54,17 @@ def refuted(path: Path, cert: dict, reason: str, *moves: str):
     return result.counterexample
 
 
+def test_checker_is_independent() -> None:
+    """ksolve.check imports python-chess and the standard library only: no solver module, no numpy/numba."""
+    import subprocess
+
+    code = ("import sys, ksolve.check; print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('numpy', 'numba', 'networkx') or (m.startswith('ksolve.') and not m.startswith('ksolve.check'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert out.stdout.strip() == "[]", out.stdout
+
+
 # --- mate in 1, Berkeley --------------------------------------------------------
 MATE_IN_ONE = "k7/8/1K6/8/8/8/8/7R w - - 0 1"
 
