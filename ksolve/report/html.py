@@ -2,8 +2,8 @@
 
 Inline CSS and SVG, no scripts, no external resources: the problem's header,
 a diagram of the visible position with the possible squares of each hidden
-unit dotted in its colour (and a legend), the verdict of a verification when given, the
-result line, and the strategy tree as nested ``<details>`` branches in
+unit dotted in its colour (and a legend), the verdict of a verification
+when given, the result line, and the strategy tree as nested ``<details>`` branches in
 composers' conventions (the key with "!", "No" branches, one branch per
 announcement class, "#"), each White turn with a small diagram of what White
 knows there.
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+
 import chess
 import networkx as nx
 
@@ -149,7 +150,7 @@ def render_html(problem, result, verification: dict | None = None, *, open_depth
     if result.tree is not None and result.tree.number_of_nodes():
         colors = {name: mark.color for mark in reversed(marks) for name in mark.names}
         parts.append('<p class="caption">Click a branch to open it. Each White turn shows what White '
-                     "knows: his men, the black men he is sure of, and (coloured) the squares the hidden "
+                     "knows: his men, the black men he is sure of, and (dotted) the squares the hidden "
                      "units may stand on, with the number of positions he cannot tell apart.</p>")
         turns = sum(1 for _, kind in result.tree.nodes(data="kind") if kind == "white")
         if turns > max_diagrams:
