@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import networkx as nx
+import numpy as np
 
 from ksolve.belief import BeliefState
 from ksolve.problem import Problem
@@ -56,6 +57,7 @@ def solve(problem: Problem, moves: int | None = None, rules=None, limits: Limits
     belief = problem.belief()
     classes = belief.turn_info(rules)
     labelled = [(rules.describe(key), part) for key, part in classes]
+    first_keys = [[int(k) for k in np.asarray(key)] for key, _ in classes]
     prover = Prover(rules, limits, progress)
     found = None
     try:
@@ -71,7 +73,7 @@ def solve(problem: Problem, moves: int | None = None, rules=None, limits: Limits
     result = SolveResult(SOLVED if found else NO_SOLUTION, found, max_moves, None, len(belief),
                          prover.stats.nodes, 0.0, classes=[(label, len(part)) for label, part in labelled])
     if found is not None and tree:
-        result.tree = _tree(prover, labelled, found)
+        result.tree = _tree(prover, labelled, first_keys, found)
         result.key = key_move(result.tree) if len(labelled) == 1 else None
     elif found is not None and len(labelled) == 1:
         result.key = _first_move(prover, labelled[0][1], found)
@@ -93,17 +95,17 @@ def _first_move(prover: Prover, belief: BeliefState, moves: int) -> str:
     return move_to_uci(entry.move)
 
 
-def _tree(prover: Prover, labelled: list[tuple[str, BeliefState]], moves: int) -> nx.DiGraph:
+def _tree(prover: Prover, labelled: list[tuple[str, BeliefState]], keys: list[list[int]], moves: int) -> nx.DiGraph:
     """The strategy; with several initial classes, a ``start`` node joins their trees."""
     if len(labelled) == 1:
         return strategy_tree(prover, labelled[0][1], moves)
     tree = nx.DiGraph(moves=moves, rules=prover.rules.name)
     tree.add_node(0, kind="start", number=1, size=sum(len(b) for _, b in labelled))
-    for label, part in labelled:
+    for (label, part), key in zip(labelled, keys):
         subtree = strategy_tree(prover, part, moves)
         offset = tree.number_of_nodes()
         tree = nx.union(tree, nx.relabel_nodes(subtree, {n: n + offset for n in subtree.nodes}))
-        tree.add_edge(0, offset, kind="info", label=label)
+        tree.add_edge(0, offset, kind="info", label=label, key=key)
         tree.nodes[offset].update(belief_summary(part))
     return tree
 
