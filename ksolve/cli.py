@@ -69,8 +69,10 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
 @click.option("--timeout", type=click.FloatRange(min=0.1), help="Give up after S seconds (status unknown).")
 @click.option("--max-nodes", type=click.IntRange(min=1), help="Give up after N search nodes (status unknown).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--certificate", "certificate_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write the proven strategy as a certificate for `ksolve check`.")
 def solve(file: str, moves: int | None, rules_name: str | None, timeout: float | None,
-          max_nodes: int | None, as_json: bool) -> None:
+          max_nodes: int | None, as_json: bool, certificate_path: str | None) -> None:
     """Prove that White wins whatever the hidden units and whatever Black plays,
     and print the strategy (exit 0), or that he cannot (exit 1); 3: unknown.
 
@@ -88,6 +90,8 @@ def solve(file: str, moves: int | None, rules_name: str | None, timeout: float |
         result = solve_problem(problem, moves, rules, Limits(timeout, max_nodes), _progress_printer())
     except ProblemError as error:
         fail(str(error))
+    if certificate_path and result.status == SOLVED:
+        _write_certificate(problem, result, certificate_path)
     if as_json:
         import json
 
@@ -97,6 +101,110 @@ def solve(file: str, moves: int | None, rules_name: str | None, timeout: float |
     else:
         _print_result(problem, result)
     sys.exit({SOLVED: EXIT_SOLVED, NO_SOLUTION: EXIT_NO_SOLUTION}.get(result.status, EXIT_UNKNOWN))
+
+
+def _write_certificate(problem, result, path: str) -> None:
+    import json
+
+    from ksolve.certificate import certificate
+
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            json.dump(certificate(problem, result), out, separators=(",", ":"))
+    except OSError as error:
+        fail(f"--certificate: cannot write {path}: {error.strerror}")
+    click.echo(f"ksolve: certificate written to {path}", err=True)
+
+
+@main.command()
+@click.argument("path", type=click.Path(exists=True))
+@click.option("--moves", type=click.IntRange(1, 60), help="Check mate in N (default: the stipulation).")
+@click.option("--tries", "max_tries", type=click.IntRange(min=0), help="List only the best K tries.")
+@click.option("--no-duals", is_flag=True, help="Skip the search for duals.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), help="Give up after S seconds per problem.")
+@click.option("--json", "as_json", is_flag=True, help="Print the verification as JSON.")
+def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, timeout: float | None,
+           as_json: bool) -> None:
+    """Check a problem's soundness: keys, cooks, short solutions, tries with
+    their refutations, duals.  PATH is a problem file or a folder of them
+    (then a summary table).  Exit 0 sound, 1 cooked / short / no solution,
+    3 unknown.
+
+    \b
+    Example:
+      ksolve verify problems/rotenberg-1976.toml --tries 5
+    """
+    from pathlib import Path
+
+    from ksolve.problem import ProblemError, load_problem
+    from ksolve.search.prover import Limits
+    from ksolve.verify import EXIT_CODES, verify as verify_problem
+
+    files = sorted(Path(path).glob("*.toml")) if Path(path).is_dir() else [Path(path)]
+    if not files:
+        fail(f"{path}: no problem files (*.toml) in this folder")
+    reports = []
+    for file in files:
+        try:
+            problem = load_problem(str(file))
+        except ProblemError as error:
+            fail(str(error))
+        report = verify_problem(problem, moves, None, Limits(timeout), max_tries, not no_duals,
+                                _progress_printer())
+        reports.append((problem, report))
+    if as_json:
+        import json
+
+        data = [{"problem": problem.source, **report.as_dict()} for problem, report in reports]
+        click.echo(json.dumps(data[0] if len(files) == 1 and not Path(path).is_dir() else data, indent=1))
+    elif len(reports) == 1 and not Path(path).is_dir():
+        from ksolve.report.text import render_verification_text
+
+        click.echo(f"{reports[0][0].name}: {reports[0][0].stipulation}, rules {reports[0][0].rules.name}")
+        click.echo(render_verification_text(reports[0][1].as_dict()))
+    else:
+        _print_verification_table(reports)
+    worst = max(EXIT_CODES[report.verdict] for _, report in reports)
+    sys.exit(worst)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("certificate_file", type=click.Path(dir_okay=False))
+def check(file: str, certificate_file: str) -> None:
+    """Replay a certificate against every initial position of FILE and every
+    Black reply, with python-chess and an independent referee: prints
+    "verified" (exit 0) or the first counterexample (exit 1).
+
+    \b
+    Example:
+      ksolve solve problems/rotenberg-1976.toml --certificate rotenberg.json
+      ksolve check problems/rotenberg-1976.toml rotenberg.json
+    """
+    from ksolve.check import CertificateError, ProblemFileError, check_certificate_file
+
+    try:
+        result = check_certificate_file(file, certificate_file)
+    except CertificateError as error:
+        fail(f"{certificate_file}: {error}")
+    except ProblemFileError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"{error.filename}: cannot read: {error.strerror}")
+    click.echo(result.format())
+    sys.exit(EXIT_SOLVED if result.verified else EXIT_NO_SOLUTION)
+
+
+def _print_verification_table(reports) -> None:
+    click.echo(f"{'problem':<28} {'stip':>4} {'rules':<12} {'verdict':<15} {'keys':<22} {'tries':>5} "
+               f"{'duals':>5} {'published':<10} {'seconds':>8}")
+    for problem, report in reports:
+        keys = ",".join(key.move for key in report.keys) or "-"
+        published = ("-" if report.published_key is None else
+                     "key" if report.published_key_matches else "not a key")
+        click.echo(f"{problem.id:<28} {problem.stipulation:>4} {problem.rules.name:<12} {report.verdict:<15} "
+                   f"{keys:<22} {report.tries_total:>5} {len(report.duals):>5} {published:<10} "
+                   f"{report.seconds:>8.1f}")
 
 
 def _progress_printer():

@@ -84,14 +84,17 @@ def _known_men(belief: BeliefState) -> str:
     return known.board_fen()
 
 
-def strategy_tree(prover: Prover, belief: BeliefState, moves: int) -> nx.DiGraph:
+def strategy_tree(prover: Prover, belief: BeliefState, moves: int,
+                  beliefs: dict[int, tuple[BeliefState, int]] | None = None) -> nx.DiGraph:
     """The winning strategy the prover found for ``belief`` within ``moves``.
 
     Every branch is expanded: every "No", every announcement, every class of
     Black's replies.  Raises ``ValueError`` if the prover cannot win there.
+    ``beliefs``, if given, receives each White node's (belief, "Any?" state).
     """
-    tree = nx.DiGraph(moves=moves, rules=prover.rules.name)
+    tree = nx.DiGraph(moves=moves, rules=prover.rules.name, beliefs=beliefs)
     _white_node(tree, prover, belief, moves, number=1)
+    del tree.graph["beliefs"]
     return tree
 
 
@@ -116,6 +119,8 @@ def _white_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: in
                 state: int = FRESH) -> int:
     move, needed = _winning_move(prover, belief, moves, state)
     node = _add_node(tree, kind="white", number=number, moves_left=needed, **belief_summary(belief))
+    if tree.graph["beliefs"] is not None:
+        tree.graph["beliefs"][node] = (belief, state)
     if move == ASK:
         question = _add_node(tree, kind="ask", number=number)
         tree.add_edge(node, question, kind="ask", label="Any?")

@@ -1,5 +1,6 @@
 """The bundled problems: they load, the published keys win, ksolve solves them,
-and orthodox play agrees with the known orthodox keys."""
+every solution's certificate is verified by the independent checker, and
+orthodox play agrees with the known orthodox keys."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from ksolve.certificate import certificate
+from ksolve.check import check_certificate
 from ksolve.problem import load_problem
 from ksolve.rules import get_rules
 from ksolve.solver import NO_SOLUTION, SOLVED, key_wins, solve
@@ -30,12 +33,14 @@ def test_every_problem_file_loads() -> None:
 @pytest.mark.parametrize("path", [p for p in FILES if p.stem not in SLOW], ids=lambda p: p.stem)
 def test_problem_is_solved_as_published(path: Path) -> None:
     problem = load_problem(path)
-    result = solve(problem, tree=False)
+    result = solve(problem)
     if problem.id in REFUTED:
         assert result.status == NO_SOLUTION
         assert key_wins(problem, problem.published_key) is False
         return
     assert result.status == SOLVED and result.moves == problem.moves, result
+    checked = check_certificate(path, certificate(problem, result))
+    assert checked.verified, checked.format()
     if problem.id in ASKS_FIRST:
         assert result.key == "any"
     elif problem.published_key:
@@ -63,6 +68,22 @@ def test_rotenberg_mates_in_8_with_the_published_key() -> None:
     assert {"No", "Silent", "Capture at f2, checkmate", "Knight check"} <= answers
     refused = [n for n, d in result.tree.nodes(data=True) if d.get("hidden") == {"bishop": ["b2", "d2", "f2"]}]
     assert refused, "the 'No' to 1.Rg2 leaves the bishop on b2, d2 or f2"
+    proof = certificate(problem, result)
+    checked = check_certificate(problem.source, proof)
+    assert checked.verified and checked.positions == 30, checked.format()
+    corrupted = _replace_first(proof, "g2g8", "g2g7")  # 2.Rg8 becomes 2.Rg7
+    checked = check_certificate(problem.source, corrupted)
+    assert not checked.verified and checked.counterexample is not None
+    assert "Rg7" in checked.format() or "g2g7" in checked.format()
+
+
+def _replace_first(proof: dict, old: str, new: str) -> dict:
+    """A copy of the certificate with its first attempt ``old`` (depth first) replaced."""
+    import json
+
+    text = json.dumps(proof)
+    assert f'"attempt": "{old}"' in text
+    return json.loads(text.replace(f'"attempt": "{old}"', f'"attempt": "{new}"', 1))
 
 
 def test_rotenberg_has_no_mate_in_7() -> None:

@@ -1,0 +1,341 @@
+"""Soundness of a problem, as composers check it: keys, cooks, short
+solutions, tries with their refutations, and duals.
+
+- A **key** is a first attempt (or "Any?") after which White wins within the
+  stipulated moves in every first class; more than one key is a **cook**.
+- A **short solution** is a key that already wins in fewer moves.
+- A **try** is a first attempt that fails; its **refutation** is the first
+  class of the referee's answers, or of Black's replies after it, from which
+  White no longer wins in time (with the Black moves that lead there and the
+  squares the hidden units may then stand on).
+- A **dual** is a White turn of the key's strategy where another attempt
+  wins in the same class with the same moves.
+
+>>> from ksolve.problem import load_problem_text
+>>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
+>>> report = verify(problem)
+>>> report.verdict, [key.move for key in report.keys], len(report.tries)
+('sound', ['h1h8'], 19)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import chess
+import networkx as nx
+
+from ksolve.belief import BeliefState, is_refusal
+from ksolve.problem import Problem
+from ksolve.rules import codes
+from ksolve.search.prover import ASK, ASKED, FRESH, MUST_TRY, Limits, Prover, SearchAborted, Stats
+from ksolve.solution import belief_summary, move_label
+
+SOUND, COOKED, SHORT, NO_SOLUTION, UNKNOWN = "sound", "cooked", "short solution", "no solution", "unknown"
+EXIT_CODES = {SOUND: 0, COOKED: 1, SHORT: 1, NO_SOLUTION: 1, UNKNOWN: 3}
+MAX_REFUTING_PARENTS = 200
+"""Positions searched for the Black moves that lead into a refuting class."""
+
+
+@dataclass
+class FirstMove:
+    """A key (``moves``: the fewest it needs) or a try (``refutation``)."""
+
+    move: str
+    label: str
+    moves: int | None = None
+    refutation: dict[str, Any] | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"move": self.move, "label": self.label}
+        if self.moves is not None:
+            data["moves"] = self.moves
+        if self.refutation is not None:
+            data["refutation"] = refutation_text(self.refutation)
+            data["refuted_by"] = self.refutation
+        return data
+
+
+@dataclass
+class Verification:
+    """What ``verify`` found."""
+
+    verdict: str
+    moves: int
+    keys: list[FirstMove] = field(default_factory=list)
+    tries: list[FirstMove] = field(default_factory=list)
+    tries_total: int = 0
+    duals: list[dict[str, Any]] = field(default_factory=list)
+    duals_checked: bool = False
+    published_key: str | None = None
+    after_question: list[str] = field(default_factory=list)
+    """When the key is "Any?": the strategy's attempts after each answer."""
+    belief_size: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+    reason: str = ""
+
+    @property
+    def published_key_matches(self) -> bool | None:
+        if self.published_key is None:
+            return None
+        return self.published_key in [key.move for key in self.keys] + self.after_question
+
+    @property
+    def short(self) -> list[FirstMove]:
+        return [key for key in self.keys if key.moves is not None and key.moves < self.moves]
+
+    def line(self) -> str:
+        """The one-line verdict, e.g. ``sound: key a2g2 (#8); published key a2g2 is a key``."""
+        if self.verdict == UNKNOWN:
+            text = f"unknown: {self.reason}"
+        elif not self.keys:
+            text = f"no solution: no first move mates in {self.moves}"
+        else:
+            keys = ", ".join(f"{key.move} (#{key.moves})" for key in self.keys)
+            text = f"{self.verdict}: key{'s' if len(self.keys) > 1 else ''} {keys}"
+        if self.published_key is not None and self.verdict != UNKNOWN:
+            agreement = "is a key" if self.published_key_matches else "is not a key"
+            if self.after_question and not self.published_key_matches:
+                agreement = f"differs (after Any? the strategy tries {', '.join(self.after_question)})"
+            text += f"; published key {self.published_key} {agreement}"
+        return text
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict, "line": self.line(), "moves": self.moves,
+            "keys": [key.as_dict() for key in self.keys],
+            "short": [key.as_dict() for key in self.short],
+            "tries": [attempt.as_dict() for attempt in self.tries], "tries_total": self.tries_total,
+            "after_question": self.after_question, "duals": self.duals, "duals_checked": self.duals_checked,
+            "published_key": self.published_key, "published_key_matches": self.published_key_matches,
+            "belief_size": self.belief_size, "nodes": self.nodes, "seconds": round(self.seconds, 3),
+            **({"reason": self.reason} if self.reason else {}),
+        }
+
+
+def verify(problem: Problem, moves: int | None = None, rules=None, limits: Limits | None = None,
+           tries: int | None = None, duals: bool = True,
+           progress: Callable[[Stats, int], None] | None = None) -> Verification:
+    """Check every first attempt of ``problem`` (``tries``: keep the best k tries)."""
+    rules = rules or problem.rules
+    moves = moves or problem.moves
+    started = time.perf_counter()
+    belief = problem.belief()
+    classes = [part for _, part in belief.turn_info(rules)]
+    prover = Prover(rules, limits, progress)
+    report = Verification(UNKNOWN, moves, published_key=problem.published_key, belief_size=len(belief))
+    try:
+        firsts = _first_attempts(rules, classes)
+        needed = _winning_depths(prover, classes, firsts, moves)
+        if not needed and rules.any_question:  # the strategy may have to begin with the question
+            needed = _winning_depths(prover, classes, [ASK], moves)
+        for first in firsts:
+            if first in needed:
+                report.keys.append(FirstMove(_uci(first), _label(classes[0], first), needed[first]))
+            else:
+                report.tries.append(FirstMove(_uci(first), _label(classes[0], first),
+                                              refutation=_refute_first(prover, classes, first, moves)))
+        if ASK in needed:
+            report.keys.append(FirstMove("any", "Any?", needed[ASK]))
+            report.after_question = _attempts_after_question(prover, classes, needed[ASK])
+        report.tries_total = len(report.tries)
+        report.tries.sort(key=lambda attempt: attempt.refutation["size"])
+        if tries is not None:
+            report.tries = report.tries[:tries]
+        if duals and len(report.keys) == 1:
+            report.duals = find_duals(prover, classes, report.keys[0].move, moves)
+            report.duals_checked = True
+    except SearchAborted as aborted:
+        report.reason = str(aborted)
+    else:
+        report.verdict = (NO_SOLUTION if not report.keys else SHORT if report.short
+                          else COOKED if len(report.keys) > 1 else SOUND)
+    report.nodes, report.seconds = prover.stats.nodes, time.perf_counter() - started
+    return report
+
+
+def _first_attempts(rules, classes: list[BeliefState]) -> list[int]:
+    """Every attempt legal somewhere in the initial belief.
+
+    Asking "Any?" is not a move: it is a key only when no attempt wins
+    without it (then the strategy begins with the question)."""
+    return sorted({int(m) for part in classes for m in part.candidate_attempts(rules.fog)})
+
+
+def _winning_depths(prover: Prover, classes: list[BeliefState], firsts: list[int], moves: int) -> dict[int, int]:
+    """The fewest moves with which each winning first attempt wins.
+
+    Iterative deepening over all first attempts together: what one depth
+    leaves in the table orders and shortens the next.
+    """
+    needed: dict[int, int] = {}
+    for depth in range(1, moves + 1):
+        prover.depth = depth
+        for first in firsts:
+            if first not in needed and all(_first_wins(prover, part, first, depth) for part in classes):
+                needed[first] = depth
+    return needed
+
+
+def _attempts_after_question(prover: Prover, classes: list[BeliefState], moves: int) -> list[str]:
+    """The attempts the proven strategy makes in its first turn after "Any?"
+    (each answer, then each "No" to an attempt)."""
+    attempts: set[str] = set()
+    pending = [(answered, state) for part in classes for state, answered in prover.any_classes(part) if len(answered)]
+    while pending:
+        belief, state = pending.pop()
+        if not prover.wins(belief, moves, state):
+            continue
+        entry = prover.entry(belief, state)
+        if entry is None or entry.move < 0:
+            continue
+        attempts.add(_uci(entry.move))
+        for key, part in belief.attempt(prover.rules, entry.move):
+            if is_refusal(key) and len(part) < len(belief):
+                pending.append((part, ASKED if state == MUST_TRY else state))
+    return sorted(attempts)
+
+
+def _first_wins(prover: Prover, belief: BeliefState, first: int, moves: int) -> bool:
+    if first == ASK:
+        return prover.ask_wins(belief, moves)
+    return prover.attempt_wins(belief, first, moves)
+
+
+def _uci(move: int) -> str:
+    from ksolve.board import move_to_uci
+
+    return "any" if move == ASK else move_to_uci(move)
+
+
+def _label(belief: BeliefState, move: int) -> str:
+    return "Any?" if move == ASK else move_label(belief, move)
+
+
+# --- refutations -----------------------------------------------------------------
+def _refute_first(prover: Prover, classes: list[BeliefState], first: int, moves: int) -> dict[str, Any]:
+    for part in classes:
+        if not _first_wins(prover, part, first, moves):
+            if first == ASK:
+                return _refute_ask(prover, part, moves)
+            return refute(prover, part, first, moves)
+    raise ValueError("the attempt wins: nothing to refute")
+
+
+def _refute_ask(prover: Prover, belief: BeliefState, moves: int) -> dict[str, Any]:
+    for state, part in prover.any_classes(belief):
+        if len(part) and not prover.wins(part, moves, state):
+            answer = "No" if state == ASKED else ("Try" if prover.rules.any_obliges_until_capture else "Yes")
+            return _refuting(answer, None, part, f"no win in {moves}")
+    raise ValueError("asking wins: nothing to refute")
+
+
+def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: int = FRESH) -> dict[str, Any]:
+    """The first answer class (or Black reply class after it) that defeats ``move``.
+
+    A dict: ``answer`` (the referee's words), ``reply`` (what White hears of
+    Black's reply, or None), ``black_moves`` (Black moves into that class, SAN),
+    ``size``, ``hidden`` (the hidden units' squares there) and ``reason``.
+    """
+    rules = prover.rules
+    for key, part in belief.attempt(rules, move):
+        if is_refusal(key):
+            after = ASKED if state == MUST_TRY else state
+            if len(part) == len(belief) and after == state:
+                return _refuting("No", None, part, "refused in every position")
+            if not prover.wins(part, moves, after):
+                return _refuting("No", None, part, f"no win in {moves} after the refusal")
+            continue
+        end = codes.end_of(int(key[0]))
+        if end == prover.success:
+            continue
+        words = rules.describe(key)
+        if end != codes.END_NONE:
+            return _refuting(words, None, part, "the game ends without a win")
+        if moves == 1:
+            return _refuting(words, None, part, "no win with this move")
+        for reply_key, reply_part in sorted(part.replies(rules), key=lambda kc: len(kc[1])):
+            reply_end = codes.end_of(int(reply_key[0])) != codes.END_NONE
+            if reply_end or not prover.wins(reply_part, moves - 1):
+                reason = "Black's reply ends the game" if reply_end else f"no win in {moves - 1}"
+                return _refuting(words, rules.describe(reply_key), reply_part, reason,
+                                 _black_moves(part, reply_part))
+    raise ValueError("the attempt wins: nothing to refute")
+
+
+def _refuting(answer: str, reply: str | None, part: BeliefState, reason: str,
+              black_moves: list[str] | None = None) -> dict[str, Any]:
+    summary = belief_summary(part)
+    return {"answer": answer, "reply": reply, "black_moves": black_moves or [], "size": summary["size"],
+            "hidden": summary.get("hidden", {}), "reason": reason}
+
+
+def _black_moves(before: BeliefState, after: BeliefState) -> list[str]:
+    """Black's moves (SAN) from members of ``before`` into members of ``after``."""
+    from ksolve.board import position_to_board
+
+    targets = {position_to_board(row).board_fen() for row in after.positions}
+    found: set[str] = set()
+    for row in before.positions[:MAX_REFUTING_PARENTS]:
+        board = position_to_board(row)
+        for move in board.legal_moves:
+            san = board.san(move)
+            board.push(move)
+            if board.board_fen() in targets:
+                found.add(san)
+            board.pop()
+    return sorted(found)
+
+
+def refutation_text(refutation: dict[str, Any]) -> str:
+    """``Capture at f2; 1... Bxf2 [1: bishop f2]: no win in 7`` style words."""
+    parts = [refutation["answer"]]
+    if refutation["reply"] is not None:
+        moves = " or ".join(refutation["black_moves"][:4])
+        parts.append(f"{refutation['reply']}" + (f" ({moves})" if moves else ""))
+    hidden = "; ".join(f"{name} {' '.join(squares) if isinstance(squares, list) else f'on {squares} squares'}"
+                       for name, squares in refutation["hidden"].items())
+    where = f" [{refutation['size']}{': ' + hidden if hidden else ''}]"
+    return ", then ".join(parts) + where + f": {refutation['reason']}"
+
+
+# --- duals -----------------------------------------------------------------------
+def find_duals(prover: Prover, classes: list[BeliefState], key: str, moves: int) -> list[dict[str, Any]]:
+    """White turns of the key's strategy (after the key) where another attempt
+    also wins with the moves the strategy uses there."""
+    from ksolve.solution import strategy_tree
+
+    found: list[dict[str, Any]] = []
+    for part in classes:
+        beliefs: dict[int, tuple[BeliefState, int]] = {}
+        tree = strategy_tree(prover, part, moves, beliefs)
+        for node, (belief, state) in beliefs.items():
+            chosen = _chosen_attempt(tree, node)
+            if node == 0 or chosen is None:
+                continue
+            needed = tree.nodes[node]["moves_left"]
+            others = [int(m) for m in prover._candidates(belief, state)
+                      if int(m) != chosen and prover.attempt_wins(belief, int(m), needed, state)]
+            if others:
+                found.append({"move_number": tree.nodes[node]["number"], "moves_left": needed,
+                              "played": _uci(chosen), "also": [_uci(m) for m in others],
+                              "line": _line_to(tree, node)})
+    return found
+
+
+def _chosen_attempt(tree: nx.DiGraph, node: int) -> int | None:
+    from ksolve.board import move_from_uci
+
+    for _, _, edge in tree.out_edges(node, data=True):
+        if edge["kind"] == "attempt":
+            return move_from_uci(edge["move"])
+    return None
+
+
+def _line_to(tree: nx.DiGraph, node: int) -> str:
+    """The labels on the path from the root to ``node``."""
+    path = nx.shortest_path(tree, 0, node)
+    return " ".join(tree.edges[a, b]["label"] for a, b in zip(path, path[1:]))

@@ -1,0 +1,110 @@
+"""Soundness verification (``ksolve verify``): keys, cooks, short solutions,
+tries with refutations, duals, and the verdict's exit code."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ksolve.cli import main
+from ksolve.problem import load_problem, load_problem_text
+from ksolve.verify import COOKED, NO_SOLUTION, SHORT, SOUND, verify
+
+PROBLEMS = Path(__file__).resolve().parent.parent / "problems"
+
+
+def problem(fen: str, moves: int = 1, key: str | None = None, hidden: str = "[]"):
+    published = f'\n[published]\nkey = "{key}"\n' if key else ""
+    return load_problem_text(f'stipulation = "#{moves}"\nrules = "berkeley"\n[position]\n'
+                             f'fen = "{fen}"\nhidden = {hidden}\n{published}')
+
+
+def test_sound_problem_with_its_tries_and_refutations() -> None:
+    report = verify(problem("k7/8/1K6/8/8/8/8/7R w - - 0 1", key="h1h8"))
+    assert report.verdict == SOUND and [k.move for k in report.keys] == ["h1h8"]
+    assert report.published_key_matches is True
+    assert report.tries_total == len(report.tries) == 19  # 13 other rook moves, 6 king moves
+    assert all(t.refutation["reason"] for t in report.tries)
+
+
+def test_cooked_problem_a_second_rook_gives_a_second_key() -> None:
+    report = verify(problem("k7/8/1K6/8/8/8/8/6RR w - - 0 1", key="h1h8"))
+    assert report.verdict == COOKED
+    assert {k.move for k in report.keys} == {"g1g8", "h1h8"}
+    assert "cooked" in report.line() and "is a key" in report.line()
+
+
+def test_unsound_problem_has_no_solution() -> None:
+    report = verify(problem("k7/8/8/1K6/8/8/8/7R w - - 0 1", key="h1h8"))
+    assert report.verdict == NO_SOLUTION and not report.keys
+    assert report.published_key_matches is False
+    assert "no solution" in report.line() and "is not a key" in report.line()
+
+
+def test_short_solution() -> None:
+    report = verify(problem("k7/8/1K6/8/8/8/8/7R w - - 0 1", moves=2))
+    assert report.verdict == SHORT
+    assert [(k.move, k.moves) for k in report.short] == [("h1h8", 1)]
+
+
+def test_refutation_names_the_black_reply_and_the_hidden_squares() -> None:
+    # Foster 1996: after 1.Qc4? Black's pawn takes on b5 and White has no mate.
+    report = verify(load_problem(PROBLEMS / "foster-1996.toml"), duals=False)
+    assert report.verdict == SOUND and report.keys[0].move == "a8a4"
+    refuted = {t.move: t.refutation for t in report.tries}
+    assert refuted["b4c4"]["black_moves"] == ["axb5"]
+    assert refuted["b4c4"]["hidden"] and refuted["b4c4"]["size"] >= 1
+
+
+def test_duals_are_listed_with_the_line() -> None:
+    report = verify(load_problem(PROBLEMS / "foster-1996.toml"))
+    assert report.duals_checked
+    dual = next(d for d in report.duals if d["played"] == "b4e7")
+    assert "a7e7" in dual["also"] and dual["line"].startswith("Ra8-a4 No")
+
+
+def test_published_second_key_is_reported_as_a_cook() -> None:
+    report = verify(load_problem(PROBLEMS / "anderson-23.toml"), duals=False)
+    assert report.verdict == COOKED and report.published_key_matches
+    assert {"a5a6", "b6b3", "f2f3"} <= {k.move for k in report.keys}
+
+
+def test_best_tries_only() -> None:
+    report = verify(problem("k7/8/1K6/8/8/8/8/7R w - - 0 1"), tries=3)
+    assert len(report.tries) == 3 and report.tries_total == 19
+
+
+def test_cli_verify_exit_codes_and_json(tmp_path: Path) -> None:
+    runner = CliRunner()
+    sound = tmp_path / "sound.toml"
+    sound.write_text('stipulation = "#1"\nrules = "berkeley"\n[position]\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\n')
+    cooked = tmp_path / "cooked.toml"
+    cooked.write_text('stipulation = "#1"\nrules = "berkeley"\n[position]\nfen = "k7/8/1K6/8/8/8/8/6RR w - - 0 1"\n')
+    result = runner.invoke(main, ["verify", str(sound), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["verdict"] == SOUND
+    result = runner.invoke(main, ["verify", str(cooked)])
+    assert result.exit_code == 1 and "cooked" in result.output
+    result = runner.invoke(main, ["verify", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "sound" in result.output and "cooked" in result.output and "verdict" in result.output
+
+
+def test_cli_certificate_then_check(tmp_path: Path) -> None:
+    runner = CliRunner()
+    proof = tmp_path / "foster.json"
+    path = str(PROBLEMS / "foster-1996.toml")
+    result = runner.invoke(main, ["solve", path, "--certificate", str(proof)])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(main, ["check", path, str(proof)])
+    assert result.exit_code == 0 and result.output.startswith("verified"), result.output
+    corrupted = json.loads(proof.read_text())
+    corrupted["initial"][0][1]["attempt"] = "a8a3"
+    proof.write_text(json.dumps(corrupted))
+    result = runner.invoke(main, ["check", path, str(proof)])
+    assert result.exit_code == 1 and "counterexample" in result.output
+    proof.write_text("{not json")
+    result = runner.invoke(main, ["check", path, str(proof)])
+    assert result.exit_code == 2 and "error" in result.output
