@@ -195,6 +195,88 @@ def check(file: str, certificate_file: str) -> None:
     sys.exit(EXIT_SOLVED if result.verified else EXIT_NO_SOLUTION)
 
 
+REPORT_FORMATS = ("text", "json", "html", "dot", "graphml")
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--format", "output_format", type=click.Choice(REPORT_FORMATS), default="text", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+              help="Write the report here (default: standard output).")
+@click.option("--moves", type=click.IntRange(1, 60), help="Mate in N (default: the stipulation).")
+@click.option("--rules", "rules_name", help="Solve under this rule set instead of the file's.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), help="Give up after S seconds (each of solve and verify).")
+@click.option("--no-verify", is_flag=True, help="Leave out the verification (tries, cooks, duals).")
+@click.option("--tries", "max_tries", type=click.IntRange(min=0), help="List only the best K tries.")
+def report(file: str, output_format: str, output: str | None, moves: int | None, rules_name: str | None,
+           timeout: float | None, no_verify: bool, max_tries: int | None) -> None:
+    """Solve FILE and write its solution tree as text (composers' conventions,
+    with the tries), JSON, one self-contained HTML page with diagrams, or a
+    graph (DOT, GraphML).  Exit codes as for ``solve``.
+
+    \b
+    Example:
+      ksolve report problems/rotenberg-1976.toml --format html -o rotenberg.html
+    """
+    from ksolve.problem import ProblemError, load_problem
+    from ksolve.search.prover import Limits
+    from ksolve.solver import NO_SOLUTION, SOLVED, solve as solve_problem
+    from ksolve.verify import verify as verify_problem
+
+    try:
+        problem = load_problem(file)
+        rules = load_rules(rules_name) if rules_name else None
+        result = solve_problem(problem, moves, rules, Limits(timeout), _progress_printer())
+    except ProblemError as error:
+        fail(str(error))
+    verification = None
+    if not no_verify and output_format in ("text", "json", "html") and result.status != "unknown":
+        verification = verify_problem(problem, moves, rules, Limits(timeout), max_tries, True,
+                                      _progress_printer()).as_dict()
+    if output_format in ("dot", "graphml") and result.tree is None:
+        fail(f"{file}: no strategy tree to draw ({result.status})")
+    text = _report_text(problem, result, verification, output_format)
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as out:
+                out.write(text)
+        except OSError as error:
+            fail(f"-o: cannot write {output}: {error.strerror}")
+        click.echo(f"ksolve: {output_format} report written to {output}", err=True)
+    else:
+        click.echo(text, nl=not text.endswith("\n"))
+    sys.exit({SOLVED: EXIT_SOLVED, NO_SOLUTION: EXIT_NO_SOLUTION}.get(result.status, EXIT_UNKNOWN))
+
+
+def _report_text(problem, result, verification: dict | None, output_format: str) -> str:
+    """The report in one of ``REPORT_FORMATS``."""
+    if output_format == "html":
+        from ksolve.report.html import render_html
+
+        return render_html(problem, result, verification)
+    if output_format == "json":
+        import json
+
+        from ksolve.report.json import result_json
+
+        return json.dumps({**result_json(result, problem), "verification": verification}, indent=1)
+    if output_format == "dot":
+        from ksolve.report.graph import to_dot
+
+        return to_dot(result.tree)
+    if output_format == "graphml":
+        from ksolve.report.graph import to_graphml
+
+        return to_graphml(result.tree)
+    from ksolve.report.text import render_text, render_verification_text
+
+    lines = [f"{problem.name}: {problem.stipulation}, rules {result.tree.graph['rules'] if result.tree else problem.rules.name}"]
+    if verification is not None:
+        lines.append(render_verification_text(verification))
+    lines.append(render_text(result.tree) if result.tree is not None else f"Status: {result.status}")
+    return "\n".join(lines) + "\n"
+
+
 def _print_verification_table(reports) -> None:
     click.echo(f"{'problem':<28} {'stip':>4} {'rules':<12} {'verdict':<15} {'keys':<22} {'tries':>5} "
                f"{'duals':>5} {'published':<10} {'seconds':>8}")

@@ -77,3 +77,33 @@ def test_bad_hidden_unit_is_one_line() -> None:
     result = run("belief", "--fen", ROTENBERG, "--hidden", "x:e4")
     assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
     assert "unknown piece 'x'" in result.stderr
+
+
+def test_report_in_every_format(tmp_path) -> None:
+    import json
+    from html.parser import HTMLParser
+
+    import networkx as nx
+
+    problem = "problems/foster-1996.toml"
+    outputs = {}
+    for output_format in ("text", "json", "html", "dot", "graphml"):
+        out = tmp_path / f"report.{output_format}"
+        result = run("report", problem, "--format", output_format, "-o", str(out), "--tries", "3")
+        assert result.exit_code == 0, result.output
+        outputs[output_format] = out.read_text()
+    assert "1.Ra8-a4!" in outputs["text"] and "?" in outputs["text"] and "Verdict: sound" in outputs["text"]
+    data = json.loads(outputs["json"])
+    assert data["key"] == "a8a4" and data["verification"]["verdict"] == "sound"
+    assert len(data["verification"]["tries"]) == 3
+    HTMLParser().feed(outputs["html"])
+    assert "<svg" in outputs["html"] and "<details" in outputs["html"]
+    assert outputs["dot"].startswith("digraph")
+    graph = nx.read_graphml(tmp_path / "report.graphml")
+    assert graph.number_of_nodes() == len(data["tree"]["nodes"])
+    assert graph.number_of_edges() == outputs["dot"].count(" -> ") == len(data["tree"]["edges"])
+
+
+def test_report_unwritable_output_is_one_error_line(tmp_path) -> None:
+    result = run("report", "problems/foster-1996.toml", "--no-verify", "-o", str(tmp_path / "missing" / "out.txt"))
+    assert result.exit_code == 2 and result.output.count("\n") == 1 and "cannot write" in result.output
