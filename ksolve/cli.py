@@ -285,7 +285,7 @@ def _print_verification_table(reports) -> None:
         published = ("-" if report.published_key is None else
                      "key" if report.published_key_matches else "not a key")
         click.echo(f"{problem.id:<28} {problem.stipulation:>4} {problem.rules.name:<12} {report.verdict:<15} "
-                   f"{keys:<22} {report.tries_total:>5} {len(report.duals):>5} {published:<10} "
+                   f"{keys:<22} {report.tries_total:>5} {len(report.duals) if report.duals_checked else '-':>5} {published:<10} "
                    f"{report.seconds:>8.1f}")
 
 

@@ -145,14 +145,16 @@ def verify(problem: Problem, moves: int | None = None, rules=None, limits: Limit
         report.tries.sort(key=lambda attempt: attempt.refutation["size"])
         if tries is not None:
             report.tries = report.tries[:tries]
-        if duals and len(report.keys) == 1:
-            report.duals = find_duals(prover, classes, report.keys[0].move, moves)
-            report.duals_checked = True
     except SearchAborted as aborted:
         report.reason = str(aborted)
     else:
         report.verdict = (NO_SOLUTION if not report.keys else SHORT if report.short
                           else COOKED if len(report.keys) > 1 else SOUND)
+        if duals and len(report.keys) == 1:
+            try:
+                report.duals_checked = find_duals(prover, classes, moves, report.duals)
+            except SearchAborted as aborted:
+                report.reason = f"duals not all checked: {aborted}"
     report.nodes, report.seconds = prover.stats.nodes, time.perf_counter() - started
     return report
 
@@ -303,12 +305,12 @@ def refutation_text(refutation: dict[str, Any]) -> str:
 
 
 # --- duals -----------------------------------------------------------------------
-def find_duals(prover: Prover, classes: list[BeliefState], key: str, moves: int) -> list[dict[str, Any]]:
-    """White turns of the key's strategy (after the key) where another attempt
-    also wins with the moves the strategy uses there."""
+def find_duals(prover: Prover, classes: list[BeliefState], moves: int, found: list[dict[str, Any]]) -> bool:
+    """Append to ``found`` the White turns of the proven strategy (after its
+    first move) where another attempt also wins with the moves the strategy
+    uses there; True when all were checked (``SearchAborted`` otherwise)."""
     from ksolve.solution import strategy_tree
 
-    found: list[dict[str, Any]] = []
     for part in classes:
         beliefs: dict[int, tuple[BeliefState, int]] = {}
         tree = strategy_tree(prover, part, moves, beliefs)
@@ -323,7 +325,7 @@ def find_duals(prover: Prover, classes: list[BeliefState], key: str, moves: int)
                 found.append({"move_number": tree.nodes[node]["number"], "moves_left": needed,
                               "played": _uci(chosen), "also": [_uci(m) for m in others],
                               "line": _line_to(tree, node)})
-    return found
+    return True
 
 
 def _chosen_attempt(tree: nx.DiGraph, node: int) -> int | None:
