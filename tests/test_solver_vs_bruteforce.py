@@ -287,3 +287,29 @@ def test_hand_written(fen: str, hidden: list[str], rules: str, moves: int, expec
     assert BruteForce(rules).wins(reference, moves) == expected
     assert _NoRefusals(rules).wins(reference, moves) == without_no
     assert Prover(get_rules(rules)).wins(belief, moves) == expected
+
+
+def test_won_random_problems_have_certificates_the_checker_verifies(tmp_path) -> None:
+    """Every random problem the prover wins: its strategy, written as a
+    certificate, is replayed by the independent checker (``ksolve.check``)."""
+    import json
+
+    from ksolve.certificate import certificate
+    from ksolve.check import check_certificate
+    from ksolve.problem import load_problem
+    from ksolve.solver import SOLVED, solve
+
+    checked = 0
+    for index, (problem, _) in enumerate(generate_problems()):
+        path = tmp_path / f"p{index}.toml"
+        path.write_text(f'stipulation = "#{problem.moves}"\nrules = "{problem.rules}"\n[position]\n'
+                        f'fen = "{problem.fen}"\nhidden = {json.dumps(list(problem.hidden))}\n')
+        loaded = load_problem(path)
+        result = solve(loaded)
+        if result.status != SOLVED:
+            continue
+        verdict = check_certificate(path, json.loads(json.dumps(certificate(loaded, result))))
+        assert verdict.verified, f"#{index} {problem}: {verdict.format()}"
+        checked += 1
+    print(f"\n{checked} certificates verified")
+    assert checked >= 80
