@@ -219,7 +219,7 @@ def attempt_san(own: chess.Board, uci: str) -> str:
 def parse_attempt(own: chess.Board, text: str) -> str:
     """The UCI of an attempt written as ``attempt_san`` writes it (any SAN that
     python-chess reads on the own board is accepted)."""
-    if match := _PAWN_TRY.match(text):
+    if match := _PAWN_TRY.match(text.rstrip("+#")):
         target = chess.parse_square(match.group(2))
         file = chess.FILE_NAMES.index(match.group(1))
         pawns = [s for s in own.pieces(chess.PAWN, own.turn)

@@ -382,7 +382,8 @@ class _GameReader:
             move = self._parse_move(token, board if view is None else own, view is None)
         code, extra = self._announcement(announce, comment, token)
         if replay is not None:
-            code, extra = replay(board, token, comment, actions, move, (code, extra) if comment else None)
+            code, extra = replay(board, token, comment, actions, self._action_at, move,
+                                 (code, extra) if comment else None)
             board.push(chess.Move.from_uci(move))  # type: ignore[arg-type]
         return Turn(white, actions, move, code, extra)
 
@@ -405,6 +406,7 @@ class _GameReader:
 
     def _actions(self, text: str, comment: _Token | None, hidden: bool, white: bool, own: chess.Board,
                  offset: int) -> tuple[Action, ...]:
+        self._action_at: list[int] = []
         if comment is None or not text.strip():
             return ()
         actions: list[Action] = []
@@ -414,6 +416,7 @@ class _GameReader:
             at = start + len(raw) - len(raw.lstrip())
             start += len(raw) + 1
             actions.append(self._action(item, at, hidden, own))
+            self._action_at.append(at)
         if hidden:
             return _canonical(actions)
         return tuple(actions)
@@ -447,10 +450,9 @@ class _GameReader:
 
         referee = Referee(self.rules, position_from_board(board))
 
-        def replay(board: chess.Board, token: _Token, comment: _Token | None, actions, move: str,
-                   written: tuple[int, int] | None) -> tuple[int, int]:
-            at = comment.at if comment else token.at
-            for action in actions:
+        def replay(board: chess.Board, token: _Token, comment: _Token | None, actions, places: list[int],
+                   move: str, written: tuple[int, int] | None) -> tuple[int, int]:
+            for action, at in zip(actions, places):
                 if isinstance(action, Ask):
                     answer = referee.ask_any()
                     if answer.kind not in ("any-yes", "any-no"):
@@ -469,8 +471,9 @@ class _GameReader:
             if answer.kind != "move":
                 raise self.src.error(token.at, f"move {token.text} cannot be played here ({answer.words})")
             if written is not None and written != (answer.code, answer.extra):
-                raise self.src.error(at + 1, f"announcement {_announce_text(written, self.rules)!r} differs from "
-                                     f"the referee's {_announce_text((answer.code, answer.extra), self.rules)!r}")
+                raise self.src.error(comment.at + 1,  # type: ignore[union-attr]
+                                     f"announcement {_announce_text(written, self.rules)!r} differs from the referee's "
+                                     f"{_announce_text((answer.code, answer.extra), self.rules)!r}")
             return answer.code, answer.extra
 
         return replay
