@@ -28,12 +28,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ksolve.board.attacks import bishop_attacks, color_occupancy, rook_attacks
+from ksolve.board.bitops import lsb
 from ksolve.board.layout import (
-    COLUMN_BLACK, COLUMN_HALFMOVE, COLUMN_HASH, COLUMN_TURN, KING, MAX_MOVES, POSITION_WIDTH,
+    BISHOP, COLUMN_BLACK, COLUMN_HALFMOVE, COLUMN_HASH, COLUMN_TURN, KING, KNIGHT, MAX_MOVES, PAWN,
+    POSITION_WIDTH, QUEEN, ROOK,
 )
 from ksolve.board.makemove import make_move
 from ksolve.board.movegen import checkers_of, fog_moves, has_legal_move, legal_moves
-from ksolve.board.tables import SQUARE_BB
+from ksolve.board.tables import BETWEEN, BISHOP_PSEUDO, KNIGHT_ATTACKS, PAWN_ATTACKS, ROOK_PSEUDO, SQUARE_BB
 from ksolve.rules.kernels import FLAG_INSUFFICIENT, FLAG_MOVE_LIMIT, is_insufficient
 
 
@@ -186,12 +189,15 @@ def _after_white_move(stack, lists, counts, index, ply, move, last, flags, fog):
         counts[ply + 1] = fog_moves(child, lists[ply + 1])
         index[ply + 1] = 0
         return 2 if counts[ply + 1] > 0 else -1
-    make_move(position, move, child)
-    in_check = checkers_of(child) != 0
     if last:
-        if in_check and not has_legal_move(child, lists[ply + 1]) and not _drawn(child, flags):
+        if not gives_check(position, move, child):
+            return -1
+        make_move(position, move, child)
+        if not has_legal_move(child, lists[ply + 1]) and not _drawn(child, flags):
             return 1
         return -1
+    make_move(position, move, child)
+    in_check = checkers_of(child) != 0
     counts[ply + 1] = legal_moves(child, lists[ply + 1])
     if counts[ply + 1] == 0:
         return 1 if in_check and not _drawn(child, flags) else -1
@@ -203,12 +209,60 @@ def _after_white_move(stack, lists, counts, index, ply, move, last, flags, fog):
 
 
 @njit(cache=True)
+def gives_check(position, move, scratch):
+    """Whether the legal ``move`` checks the enemy king, mostly without making
+    it (castling and en passant are made in ``scratch``)."""
+    us = np.int64(position[COLUMN_TURN])
+    king = position[(1 - us) * COLUMN_BLACK + KING]
+    if king == 0:
+        return False
+    ksq = lsb(king)
+    start = move & 63
+    to = (move >> 6) & 63
+    promotion = move >> 12
+    base = us * COLUMN_BLACK
+    from_bb = SQUARE_BB[start]
+    piece = KING
+    for p in range(5):
+        if position[base + p] & from_bb:
+            piece = p
+            break
+    occupied = color_occupancy(position, 0) | color_occupancy(position, 1)
+    if ((piece == KING and abs((to & 7) - (start & 7)) == 2)
+            or (piece == PAWN and (to & 7) != (start & 7) and not occupied & SQUARE_BB[to])):
+        make_move(position, move, scratch)  # castling, en passant
+        return checkers_of(scratch) != 0
+    after = (occupied & ~from_bb) | SQUARE_BB[to]
+    moved = promotion if promotion else piece
+    if moved == PAWN:
+        if PAWN_ATTACKS[us, to] & king:
+            return True
+    elif moved == KNIGHT:
+        if KNIGHT_ATTACKS[to] & king:
+            return True
+    elif moved != KING:
+        if moved != ROOK and BISHOP_PSEUDO[to] & king and not BETWEEN[to, ksq] & after:
+            return True
+        if moved != BISHOP and ROOK_PSEUDO[to] & king and not BETWEEN[to, ksq] & after:
+            return True
+    queens = position[base + QUEEN]
+    if BISHOP_PSEUDO[ksq] & from_bb:
+        sliders = (position[base + BISHOP] | queens) & ~from_bb
+        if sliders and bishop_attacks(ksq, after) & sliders:
+            return True
+    if ROOK_PSEUDO[ksq] & from_bb:
+        sliders = (position[base + ROOK] | queens) & ~from_bb
+        if sliders and rook_attacks(ksq, after) & sliders:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _checks_first(position, moves, count, scratch):
     """Reorder White's ``moves`` in place: checking moves first (mates are checks)."""
     front = 0
     for i in range(count):
-        make_move(position, moves[i], scratch)
-        if checkers_of(scratch) != 0:
+        if gives_check(position, moves[i], scratch):
             moves[front], moves[i] = moves[i], moves[front]
             front += 1
 
@@ -311,19 +365,24 @@ def viable_attempts(positions, candidates, moves, flags, fog, keys, won, lost, m
     moves decides nothing, and the attempt is kept.
     """
     n = positions.shape[0]
-    legal = np.zeros((n, candidates.shape[0]), dtype=np.bool_)
+    m = candidates.shape[0]
+    refuted_by = np.full(m, -1, dtype=np.int64)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    open_count = m
+    # Position by position (the order given), each position's moves generated
+    # once: a candidate is tested where legal until one position refutes it,
+    # and positions are no longer generated once every candidate is refuted.
     for i in range(n):
+        if open_count == 0:
+            break
         count = _generate(positions[i], buffer, fog)
         for j in range(count):
-            c = np.searchsorted(candidates, buffer[j])
-            if c < candidates.shape[0] and candidates[c] == buffer[j]:
-                legal[i, c] = True
-    refuted_by = np.full(candidates.shape[0], -1, dtype=np.int64)
-    for c in range(candidates.shape[0]):
-        for i in range(n):
-            if legal[i, c] and not _cached_move_wins(positions[i], candidates[c], moves, flags, fog,
-                                                     keys, won, lost, move_keys, move_results, budget):
-                refuted_by[c] = i
-                break
+            move = buffer[j]
+            for c in range(m):
+                if candidates[c] == move:
+                    if refuted_by[c] < 0 and not _cached_move_wins(positions[i], move, moves, flags, fog, keys, won,
+                                                                   lost, move_keys, move_results, budget):
+                        refuted_by[c] = i
+                        open_count -= 1
+                    break
     return refuted_by
