@@ -351,3 +351,28 @@ def test_memory_budget():
         estimate(game, max_positions=50)
     assert caught.value.size > 50 and "budget of 50 positions" in str(caught.value)
     assert [ply for ply, _ in white_beliefs(game)] == [0, 2, 4, 6, 8]
+
+
+def test_generate(tmp_path):
+    """Generated instances read back; their beliefs have the recorded size and verdict."""
+    import csv
+
+    from ksolve.games.generate import classify, generate, random_endgame_fen
+
+    rng = random.Random(SEED + 5)
+    fens = [random_endgame_fen(rng) for _ in range(30)]
+    rows = generate("wild16", games=30, ply=3, seed=1, out_dir=tmp_path, plies_per_game=16, fens=fens, seconds=1.0)
+    with open(tmp_path / "stats.csv", newline="") as handle:
+        assert [row["result"] for row in csv.DictReader(handle)] == [row["result"] for row in rows]
+    instances = [row for row in rows if row["file"]]
+    print(f"\n{len(rows)} beliefs classified: {sum(r['result'] == 'mate' for r in rows)} mates, "
+          f"{sum(r['result'] == 'near-miss' for r in rows)} near-misses")
+    assert any(row["result"] == "mate" for row in instances)
+    for row in instances:
+        game = read_game((tmp_path / row["file"]).read_text(), row["file"])
+        tags = dict(game.tags)
+        assert game.view is True and tags["Instance"] == row["result"] and tags["Ply"] == "3"
+        belief = estimate(game)
+        assert len(belief) == row["belief_size"] == int(tags["BeliefSize"])
+        if row["result"] == "mate":
+            assert classify(get_rules("wild16"), belief, 3).result == "mate"

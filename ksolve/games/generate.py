@@ -1,0 +1,217 @@
+"""Mate problems from play: games between simple policies, White's belief at
+each of his turns, and the prover's verdict on it.
+
+At every White turn of every game, White's belief (``ksolve.games.estimate``)
+is given to the prover: can White force mate within ``ply`` plies (``(ply +
+1) // 2`` White moves) whatever the position and whatever Black plays?
+
+- **mate**: yes;
+- **near-miss**: no, but mate needs only ``ply + 2`` plies ("D+2"), or White
+  would mate within ``ply`` plies in most positions of the belief if he knew
+  which one it is ("most": more than ``near_fraction`` of a sample of the
+  positions, each proved as a one-position belief);
+- **no**, **unknown** (the time limit ran out), **too-large** (the belief
+  outgrew ``max_positions``: the rest of that game is skipped).
+
+Mates and near-misses are written as White's filtered PGN of the game up to
+that turn (``mate/``, ``near-miss/`` under ``out_dir``, tags ``Instance``,
+``Ply``, ``BeliefSize``, ``Detail``), and every verdict as a row of
+``stats.csv`` (game, ply, rules, belief size, result, detail, nodes, seconds,
+file).
+
+>>> import tempfile
+>>> with tempfile.TemporaryDirectory() as out:
+...     rows = generate("berkeley", games=1, ply=1, seed=1, out_dir=out, plies_per_game=4, min_ply=0,
+...                     fens=["6k1/8/6K1/8/8/8/8/R7 w - - 0 1"])
+...     written = sorted(p.name for p in Path(out).rglob("*.*"))
+>>> [(row["ply"], row["result"], row["file"]) for row in rows][:1]
+[(0, 'mate', 'mate/berkeley-g0000-p000.pgn')]
+>>> written
+['berkeley-g0000-p000.pgn', 'stats.csv']
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable
+
+import chess
+
+from ksolve.belief import BeliefState
+from ksolve.board.layout import COLUMN_TURN
+from ksolve.games.estimate import BeliefTooLarge, Estimator
+from ksolve.games.model import Game, filter_game
+from ksolve.games.pgn import write_game
+from ksolve.games.play import POLICIES, play_game
+from ksolve.rules import get_rules
+from ksolve.search.prover import Limits, Prover, SearchAborted
+
+CSV_FIELDS = ("game", "ply", "rules", "belief_size", "result", "detail", "nodes", "seconds", "file")
+
+
+@dataclass
+class Verdict:
+    """The prover's verdict on one belief."""
+
+    result: str
+    """``mate``, ``near-miss``, ``no`` or ``unknown``."""
+    detail: str
+    nodes: int
+    seconds: float
+
+
+def fewest_moves(rules, belief: BeliefState, max_moves: int, seconds: float | None) -> tuple[int | None, int]:
+    """The fewest White moves that force mate from ``belief`` (None: not within
+    ``max_moves``), and the prover's nodes; ``SearchAborted`` past ``seconds``.
+    The belief is first split by what White hears at the start of his turn, as
+    the solver does (one class for a belief estimated from a history)."""
+    prover = Prover(rules, Limits(seconds=seconds))
+    worst = 0
+    for _, part in belief.turn_info(rules):
+        found = prover.solve(part, max_moves)
+        if found is None:
+            return None, prover.stats.nodes
+        worst = max(worst, found)
+    return worst, prover.stats.nodes
+
+
+def classify(rules, belief: BeliefState, ply: int, seconds: float = 2.0, near_fraction: float = 0.5,
+             sample: int = 12, rng: random.Random | None = None) -> Verdict:
+    """The verdict on ``belief`` for mate within ``ply`` plies (see the module doc)."""
+    moves = (ply + 1) // 2
+    started = time.perf_counter()
+    try:
+        found, nodes = fewest_moves(rules, belief, moves + 1, seconds)
+    except SearchAborted:
+        return Verdict("unknown", f"over {seconds:g} s", 0, time.perf_counter() - started)
+    if found is not None and found <= moves:
+        return Verdict("mate", f"mate in {found} moves", nodes, time.perf_counter() - started)
+    if found == moves + 1:
+        return Verdict("near-miss", f"D+2: mate in {found} moves", nodes, time.perf_counter() - started)
+    fraction = _fraction_won(rules, belief, moves, seconds / max(sample, 1), sample, rng or random.Random(0))
+    elapsed = time.perf_counter() - started
+    if fraction is not None and fraction > near_fraction and len(belief) > 1:
+        return Verdict("near-miss", f"most: {fraction:.0%} of the positions", nodes, elapsed)
+    return Verdict("no", "" if fraction is None else f"{fraction:.0%} of the positions", nodes, elapsed)
+
+
+def _fraction_won(rules, belief: BeliefState, moves: int, seconds: float, sample: int,
+                  rng: random.Random) -> float | None:
+    """The share of (a sample of) the belief's positions from which White, knowing
+    the position, mates within ``moves``; None if a proof ran out of time."""
+    indices = list(range(len(belief)))
+    if len(indices) > sample:
+        indices = sorted(rng.sample(indices, sample))
+    won = 0
+    for index in indices:
+        try:
+            found, _ = fewest_moves(rules, BeliefState(belief.positions[index:index + 1]), moves, seconds)
+        except SearchAborted:
+            return None
+        won += found is not None
+    return won / len(indices)
+
+
+def random_endgame_fen(rng: random.Random, white: int = 2, black: int = 1) -> str:
+    """A legal position, White to move: kings and 1 to ``white`` white men, 0 to
+    ``black`` black men; the black king usually on the edge with the white king
+    near it (mates within a few moves are then common).
+
+    >>> chess.Board(random_endgame_fen(random.Random(1))).is_valid()
+    True
+    """
+    pieces = [chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.ROOK, chess.QUEEN, chess.QUEEN]
+    edge = [s for s in chess.SQUARES if chess.square_file(s) in (0, 7) or chess.square_rank(s) in (0, 7)]
+    while True:
+        board = chess.Board(None)
+        black_king = rng.choice(edge) if rng.random() < 0.8 else rng.choice(chess.SQUARES)
+        near = [s for s in chess.SQUARES if 2 <= chess.square_distance(s, black_king) <= 3]
+        white_king = rng.choice(near) if rng.random() < 0.8 else rng.choice(chess.SQUARES)
+        if white_king == black_king:
+            continue
+        board.set_piece_at(white_king, chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(black_king, chess.Piece(chess.KING, chess.BLACK))
+        free = [s for s in chess.SQUARES if s not in (white_king, black_king)]
+        men = [chess.WHITE] * rng.randint(1, white) + [chess.BLACK] * rng.randint(0, black)
+        for color, square in zip(men, rng.sample(free, len(men))):
+            piece = rng.choice(pieces)
+            if piece != chess.PAWN or chess.square_rank(square) not in (0, 7):
+                board.set_piece_at(square, chess.Piece(piece, color))
+        if board.is_valid() and not board.is_game_over() and not board.is_check():
+            return board.fen()
+
+
+def generate(rules: str, games: int, ply: int, seed: int, out_dir: str | Path, *, plies_per_game: int = 60,
+             max_positions: int = 100_000, seconds: float = 2.0, near_fraction: float = 0.5, sample: int = 12,
+             fens: list[str] | None = None, white: str = "greedy", black: str = "random", min_ply: int = 1,
+             progress: Callable[[dict], None] | None = None) -> list[dict]:
+    """Play ``games`` seeded games, classify White's belief at each of his turns,
+    write the mate and near-miss instances and ``stats.csv``; return the rows.
+
+    ``fens``: start positions used in turn (None: the standard start);
+    ``white``/``black``: policy names (``random``, ``greedy``); ``min_ply``: the
+    first turn examined (1 skips the start position, which White knows)."""
+    out = Path(out_dir)
+    rule_set = get_rules(rules)
+    rng = random.Random(seed)
+    rows: list[dict] = []
+    seen: set[tuple[int, int]] = set()
+    for index in range(games):
+        fen = fens[index % len(fens)] if fens else None
+        game = play_game(rules, POLICIES[white], POLICIES[black], plies_per_game, rng, fen=fen,
+                         tags=(("Event", f"ksolve generate {rules} seed {seed}"), ("Round", str(index + 1)),
+                               ("White", white), ("Black", black)))
+        filtered = filter_game(game, True)
+        estimator = Estimator(rules, game.start_fen, max_positions)
+        for played in range(len(filtered.turns) + 1):
+            if played:
+                try:
+                    estimator.observe(filtered.turns[played - 1])
+                except BeliefTooLarge as error:
+                    rows.append(_row(index, played, rules, error.size, Verdict("too-large", str(error), 0, 0.0), ""))
+                    break
+            belief = estimator.belief
+            over = played == len(filtered.turns) and game.result != "*"
+            if played < min_ply or int(belief.positions[0, COLUMN_TURN]) != 0 or over:
+                continue
+            if (belief.key, len(belief)) in seen:
+                continue
+            seen.add((belief.key, len(belief)))
+            verdict = classify(rule_set, belief, ply, seconds, near_fraction, sample, rng)
+            path = ""
+            if verdict.result in ("mate", "near-miss"):
+                path = _write_instance(out, filtered, played, ply, belief, verdict, index)
+            rows.append(_row(index, played, rules, len(belief), verdict, path))
+            if progress is not None:
+                progress(rows[-1])
+    _write_csv(out / "stats.csv", rows)
+    return rows
+
+
+def _row(game: int, played: int, rules: str, size: int, verdict: Verdict, path: str) -> dict:
+    return {"game": game, "ply": played, "rules": rules, "belief_size": size, "result": verdict.result,
+            "detail": verdict.detail, "nodes": verdict.nodes, "seconds": round(verdict.seconds, 4), "file": path}
+
+
+def _write_instance(out: Path, filtered: Game, played: int, ply: int, belief: BeliefState, verdict: Verdict,
+                    index: int) -> str:
+    folder = out / verdict.result
+    folder.mkdir(parents=True, exist_ok=True)
+    tags = filtered.tags + (("Instance", verdict.result), ("Ply", str(ply)), ("BeliefSize", str(len(belief))),
+                            ("Detail", verdict.detail))
+    instance = replace(filtered, turns=filtered.turns[:played], result="*", tags=tags)
+    name = f"{filtered.rules}-g{index:04d}-p{played:03d}.pgn"
+    (folder / name).write_text(write_game(instance), encoding="utf-8")
+    return f"{verdict.result}/{name}"
+
+
+def _write_csv(path: Path, rows: list[dict]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
