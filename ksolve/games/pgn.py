@@ -104,13 +104,12 @@ def _movetext(game: Game, rules) -> Iterator[str]:
             comment += ":" + ",".join(actions)
         if comment:
             yield "{" + comment + "}"
-        if view is not None:
-            view.after(turn)
-        else:
+        if view is None:
             board.push(chess.Move.from_uci(turn.move))  # type: ignore[arg-type]
-        board.turn = not board.turn if view is not None else board.turn
-        if view is not None and board.turn == chess.WHITE:
-            board.fullmove_number += 1
+            continue
+        view.after(turn)  # the true board is unknown: only count the moves
+        board.turn = not board.turn
+        board.fullmove_number += board.turn == chess.WHITE
     yield game.result
 
 
