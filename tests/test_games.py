@@ -358,6 +358,8 @@ def test_generate(tmp_path):
     import csv
 
     from ksolve.games.generate import classify, generate, random_endgame_fen
+    from ksolve.games.problem import game_problem
+    from ksolve.solver import solve
 
     rng = random.Random(SEED + 5)
     fens = [random_endgame_fen(rng) for _ in range(30)]
@@ -376,3 +378,5 @@ def test_generate(tmp_path):
         assert len(belief) == row["belief_size"] == int(tags["BeliefSize"])
         if row["result"] == "mate":
             assert classify(get_rules("wild16"), belief, 3).result == "mate"
+            result = solve(game_problem(game, ply=3, source=row["file"]), tree=False)
+            assert result.status == "solved" and result.moves <= 2 and result.belief_size == len(belief)
