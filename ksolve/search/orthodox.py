@@ -121,6 +121,7 @@ def _search(position, moves, flags, fog, keys, won, lost, budget):
     stack[0] = position
     counts[0] = _generate(stack[0], lists[0], fog)
     scratch = np.empty(POSITION_WIDTH, dtype=np.uint64)
+    spare = np.empty(MAX_MOVES, dtype=np.int64)
     if not fog and moves > 1:
         _checks_first(stack[0], lists[0], counts[0], scratch)
     ply = 0
@@ -158,6 +159,11 @@ def _search(position, moves, flags, fog, keys, won, lost, budget):
                 known = _probe(child, left, flags, keys, won, lost)
                 if known >= 0:
                     result = -1 if known == 1 else 0
+                elif left == 1 and not fog:  # White's last move: one pass over his checks
+                    made += counts[ply + 1]
+                    mates = _mates_in_one(child, lists[ply + 1], counts[ply + 1], flags, scratch, spare)
+                    _store(child, 1, mates, flags, keys, won, lost)
+                    result = -1 if mates else 0
                 else:
                     if not fog and left > 1:
                         _checks_first(child, lists[ply + 1], counts[ply + 1], scratch)
@@ -254,6 +260,17 @@ def gives_check(position, move, scratch):
         sliders = (position[base + ROOK] | queens) & ~from_bb
         if sliders and rook_attacks(ksq, after) & sliders:
             return True
+    return False
+
+
+@njit(cache=True)
+def _mates_in_one(position, moves, count, flags, scratch, spare):
+    """Whether one of White's ``moves`` mates (orthodox chess)."""
+    for i in range(count):
+        if gives_check(position, moves[i], scratch):
+            make_move(position, moves[i], scratch)
+            if not has_legal_move(scratch, spare) and not _drawn(scratch, flags):
+                return True
     return False
 
 
