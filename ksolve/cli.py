@@ -65,27 +65,37 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--moves", type=click.IntRange(1, 60), help="Prove mate in at most N (default: the stipulation).")
+@click.option("--ply", type=click.IntRange(1, 119), help="For a game (.pgn): mate within D plies.")
+@click.option("--max-positions", type=click.IntRange(min=1), default=2_000_000, show_default=True,
+              help="For a game (.pgn): the largest belief to estimate.")
 @click.option("--rules", "rules_name", help="Solve under this rule set instead of the file's.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), help="Give up after S seconds (status unknown).")
 @click.option("--max-nodes", type=click.IntRange(min=1), help="Give up after N search nodes (status unknown).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--certificate", "certificate_path", type=click.Path(dir_okay=False, writable=True),
               help="Write the proven strategy as a certificate for `ksolve check`.")
-def solve(file: str, moves: int | None, rules_name: str | None, timeout: float | None,
-          max_nodes: int | None, as_json: bool, certificate_path: str | None) -> None:
+def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rules_name: str | None,
+          timeout: float | None, max_nodes: int | None, as_json: bool, certificate_path: str | None) -> None:
     """Prove that White wins whatever the hidden units and whatever Black plays,
     and print the strategy (exit 0), or that he cannot (exit 1); 3: unknown.
+    FILE is a problem file (.toml) or a Kriegspiel game (.pgn, with --ply or
+    --moves): the problem at the end of its history, from White's belief.
 
     \b
     Example:
       ksolve solve problems/rotenberg-1976.toml
+      ksolve solve game.pgn --ply 5
     """
-    from ksolve.problem import ProblemError, load_problem
+    from ksolve.problem import ProblemError
     from ksolve.search.prover import Limits
     from ksolve.solver import NO_SOLUTION, SOLVED, solve as solve_problem
 
+    if certificate_path and file.endswith(".pgn"):
+        fail("--certificate: certificates are checked against a problem file (.toml), not a game")
+    problem = load_any_problem(file, ply, moves, max_positions)
+    if file.endswith(".pgn"):
+        moves = None  # the stipulation came from --ply/--moves
     try:
-        problem = load_problem(file)
         rules = load_rules(rules_name) if rules_name else None
         result = solve_problem(problem, moves, rules, Limits(timeout, max_nodes), _progress_printer())
     except ProblemError as error:
@@ -204,11 +214,13 @@ REPORT_FORMATS = ("text", "json", "html", "dot", "graphml")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
               help="Write the report here (default: standard output).")
 @click.option("--moves", type=click.IntRange(1, 60), help="Mate in N (default: the stipulation).")
+@click.option("--ply", type=click.IntRange(1, 119), help="For a game (.pgn): mate within D plies.")
 @click.option("--rules", "rules_name", help="Solve under this rule set instead of the file's.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), help="Give up after S seconds (each of solve and verify).")
 @click.option("--no-verify", is_flag=True, help="Leave out the verification (tries, cooks, duals).")
 @click.option("--tries", "max_tries", type=click.IntRange(min=0), help="List only the best K tries.")
-def report(file: str, output_format: str, output: str | None, moves: int | None, rules_name: str | None,
+def report(file: str, output_format: str, output: str | None, moves: int | None, ply: int | None,
+           rules_name: str | None,
            timeout: float | None, no_verify: bool, max_tries: int | None) -> None:
     """Solve FILE and write its solution tree as text (composers' conventions,
     with the tries), JSON, one self-contained HTML page with diagrams, or a
@@ -218,13 +230,15 @@ def report(file: str, output_format: str, output: str | None, moves: int | None,
     Example:
       ksolve report problems/rotenberg-1976.toml --format html -o rotenberg.html
     """
-    from ksolve.problem import ProblemError, load_problem
+    from ksolve.problem import ProblemError
     from ksolve.search.prover import Limits
     from ksolve.solver import NO_SOLUTION, SOLVED, solve as solve_problem
     from ksolve.verify import verify as verify_problem
 
+    problem = load_any_problem(file, ply, moves)
+    if file.endswith(".pgn"):
+        moves = None
     try:
-        problem = load_problem(file)
         rules = load_rules(rules_name) if rules_name else None
         result = solve_problem(problem, moves, rules, Limits(timeout), _progress_printer())
     except ProblemError as error:
@@ -327,6 +341,38 @@ def _published(problem, result) -> str:
     return f" (published key {problem.published_key}: {verdict})"
 
 
+def load_any_problem(file: str, ply: int | None = None, moves: int | None = None,
+                     max_positions: int | None = None):
+    """A problem file (.toml), or the problem at the end of a game (.pgn; the
+    depth from ``ply`` or ``moves``); bad input ends in one error line."""
+    from ksolve.problem import ProblemError, load_problem
+
+    if not file.endswith(".pgn"):
+        if ply is not None:
+            fail("--ply: only for a game (.pgn); a problem file has its stipulation")
+        try:
+            return load_problem(file)
+        except ProblemError as error:
+            fail(str(error))
+    if ply is None and moves is None:
+        fail(f"{file}: a game needs the depth: --ply D or --moves N")
+    if ply is not None and moves is not None:
+        fail("--ply/--moves: give one of them")
+    from ksolve.games.estimate import BeliefTooLarge
+    from ksolve.games.pgn import read_game_file
+    from ksolve.games.problem import game_problem
+
+    try:
+        return game_problem(read_game_file(file), ply, moves, max_positions, source=file)
+    except OSError as error:
+        fail(f"{file}: cannot read: {error.strerror}")
+    except BeliefTooLarge as error:
+        fail(f"{file}: {error} (raise --max-positions)")
+    except ValueError as error:  # PGNError, InconsistentHistory, a game over or Black to move
+        message = str(error)
+        fail(message if message.startswith(file) else f"{file}: {message}")
+
+
 def load_rules(name: str):
     """The rule set called ``name``, or a one-line error naming the valid ones."""
     from ksolve.rules import UnknownRules, get_rules
@@ -372,22 +418,37 @@ def referee(rules_name: str, fen: str, attempts: tuple[str, ...]) -> None:
 
 @main.command()
 @click.option("--rules", "rules_name", default="berkeley", show_default=True, help="Referee rule set.")
-@click.option("--fen", required=True, help="The visible position (hidden units left out).")
+@click.option("--fen", help="The visible position (hidden units left out).")
 @click.option("--hidden", "hidden", multiple=True,
               help="A hidden unit PIECES:SQUARES, e.g. b:dark, k:e2,e5, p?:a-file, q|r|b|n:e1.")
+@click.option("--max-positions", type=click.IntRange(min=1), default=2_000_000, show_default=True,
+              help="For a game: the largest belief to estimate.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+              help="For a game: write an SVG heatmap of Black's possible squares.")
 @click.argument("events", nargs=-1)
-def belief(rules_name: str, fen: str, hidden: tuple[str, ...], events: tuple[str, ...]) -> None:
-    """Print the size of White's belief and where the hidden units may stand,
-    after a sequence of events: White's attempts as UCI:ANSWER (e.g. a2g2:No,
-    d3f2:"Capture at f2") and Black's replies as black:ANSWER.  The answer may be
-    left out when only one is possible.
+def belief(rules_name: str, fen: str | None, hidden: tuple[str, ...], max_positions: int, output: str | None,
+           events: tuple[str, ...]) -> None:
+    """Print the size of White's belief and where Black's men may stand: at
+    the end of a Kriegspiel game (``ksolve belief GAME.pgn``: White's belief
+    estimated from his filtered history, a text heatmap per black man type),
+    or from a visible position after a sequence of events: White's attempts
+    as UCI:ANSWER (e.g. a2g2:No, d3f2:"Capture at f2") and Black's replies as
+    black:ANSWER.  The answer may be left out when only one is possible.
 
     \b
     Example:
+      ksolve belief game.pgn -o heatmap.svg
       ksolve belief --fen "8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1" --hidden b:dark a2g2:No
     """
     from ksolve.belief import BeliefState
 
+    if fen is None:
+        if len(events) != 1 or not events[0].endswith(".pgn"):
+            fail("give a game (GAME.pgn) or a position (--fen) with its events")
+        _game_belief(events[0], max_positions, output)
+        return
+    if output:
+        fail("-o: the heatmap is for a game's belief (GAME.pgn)")
     rules = load_rules(rules_name)
     try:
         state = BeliefState.from_hidden(fen, list(hidden))
@@ -398,6 +459,84 @@ def belief(rules_name: str, fen: str, hidden: tuple[str, ...], events: tuple[str
         state = _apply_event(state, rules, number, event)
         click.echo(f"after {event}: {len(state)} positions")
     _print_hidden_squares(state)
+
+
+def _game_belief(file: str, max_positions: int, output: str | None) -> None:
+    """White's belief at the end of a game, as text heatmaps (and an SVG one)."""
+    from ksolve.games.estimate import BeliefTooLarge, estimate
+    from ksolve.games.pgn import read_game_file
+    from ksolve.report.heatmap import heatmap_svg, heatmap_text, square_counts
+
+    try:
+        game = read_game_file(file)
+        state = estimate(game, max_positions)
+    except OSError as error:
+        fail(f"{file}: cannot read: {error.strerror}")
+    except BeliefTooLarge as error:
+        fail(f"{file}: {error} (raise --max-positions)")
+    except ValueError as error:
+        message = str(error)
+        fail(message if message.startswith(file) else f"{file}: {message}")
+    side = "White" if int(state.positions[0, 12]) == 0 else "Black"
+    click.echo(f"{file}: {len(state):,} position{'s' if len(state) != 1 else ''} ({game.rules}), {side} to move")
+    counts = square_counts(state)
+    for name, grid in counts.items():
+        click.echo(f"\nblack {name}:")
+        click.echo(heatmap_text(grid, len(state)))
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as out:
+                out.write(heatmap_svg(counts, len(state)))
+        except OSError as error:
+            fail(f"-o: cannot write {output}: {error.strerror}")
+        click.echo(f"ksolve: heatmap written to {output}", err=True)
+
+
+@main.command()
+@click.option("--rules", "rules_name", default="berkeley", show_default=True, help="Referee rule set.")
+@click.option("--games", type=click.IntRange(min=1), required=True, help="Games to play.")
+@click.option("--ply", type=click.IntRange(1, 15), required=True, help="Mate within D plies.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the games and starts.")
+@click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False), required=True,
+              help="Folder for mate/, near-miss/ and stats.csv.")
+@click.option("--start", type=click.Choice(["endgame", "initial"]), default="endgame", show_default=True,
+              help="Random endgame positions, or the standard start.")
+@click.option("--seconds", type=click.FloatRange(min=0.01), default=2.0, show_default=True,
+              help="Time limit of one proof.")
+@click.option("--max-positions", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="A game's belief larger than this ends its examination.")
+def generate(rules_name: str, games: int, ply: int, seed: int, out_dir: str, start: str, seconds: float,
+             max_positions: int) -> None:
+    """Play seeded games between a greedy White and a random Black, estimate
+    White's belief at each of his turns and write the instances where he
+    forces mate within D plies ("mate") or nearly does ("near-miss") as
+    filtered PGN, with a CSV of statistics.
+
+    \b
+    Example:
+      ksolve generate --rules berkeley --games 100 --ply 3 --seed 1 -o bench3
+    """
+    from ksolve.games.generate import endgame_starts, generate as generate_games
+
+    rules = load_rules(rules_name)
+    if rules.fog or rules.name == "orthodox":
+        fail(f"--rules: games are Kriegspiel games; use one of the six Kriegspiel rule sets, not {rules.name}")
+    fens = endgame_starts(games, seed) if start == "endgame" else None
+    counts = {"mate": 0, "near-miss": 0}
+
+    def progress(row: dict) -> None:
+        if row["result"] in counts:
+            counts[row["result"]] += 1
+        click.echo(f"ksolve: game {row['game'] + 1}/{games}, ply {row['ply']}: {row['result']} "
+                   f"(belief {row['belief_size']:,})", err=True)
+
+    try:
+        rows = generate_games(rules.name, games, ply, seed, out_dir, fens=fens, seconds=seconds,
+                              max_positions=max_positions, progress=progress)
+    except OSError as error:
+        fail(f"-o: {error.filename}: {error.strerror}")
+    click.echo(f"{len(rows)} turns examined: {counts['mate']} mate, {counts['near-miss']} near-miss "
+               f"instances written to {out_dir}")
 
 
 def _apply_event(state, rules, number: int, event: str):

@@ -107,3 +107,52 @@ def test_report_in_every_format(tmp_path) -> None:
 def test_report_unwritable_output_is_one_error_line(tmp_path) -> None:
     result = run("report", "problems/foster-1996.toml", "--no-verify", "-o", str(tmp_path / "missing" / "out.txt"))
     assert result.exit_code == 2 and result.output.count("\n") == 1 and "cannot write" in result.output
+
+
+GAME = """[Variant "Kriegspiel"]
+[Rules "berkeley"]
+[Filter "White"]
+[SetUp "1"]
+[FEN "8/8/Q1N5/3K4/8/8/8/4k3 w - - 0 1"]
+[Result "*"]
+
+1. Nb8 ?? 2. Qe2+ {L} ?? {:3} *
+"""
+
+
+def test_solve_a_game_at_the_end_of_its_history(tmp_path) -> None:
+    game = tmp_path / "game.pgn"
+    game.write_text(GAME)
+    result = run("solve", str(game), "--ply", "3")
+    assert result.exit_code == 1 and "No forced mate in 2" in result.stdout
+    result = run("solve", str(game), "--ply", "5")
+    assert result.exit_code == 0 and "White forces mate in 3" in result.stdout
+    result = run("belief", str(game), "-o", str(tmp_path / "heat.svg"))
+    assert result.exit_code == 0 and "1 position (berkeley), White to move" in result.stdout
+    assert "1  .  .  #" in result.stdout  # the black king is on c1 in the one position
+    assert (tmp_path / "heat.svg").read_text().startswith("<svg")
+
+
+def test_game_input_errors_are_one_line(tmp_path) -> None:
+    game = tmp_path / "game.pgn"
+    game.write_text(GAME)
+    for args, words in [(["solve", str(game)], "--ply D or --moves N"),
+                        (["solve", "problems/foster-1996.toml", "--ply", "3"], "--ply: only for a game"),
+                        (["solve", str(game), "--ply", "3", "--certificate", str(tmp_path / "c.json")],
+                         "not a game")]:
+        result = run(*args)
+        assert result.exit_code == 2 and result.output.count("\n") == 1 and words in result.output, result.output
+    broken = tmp_path / "broken.pgn"
+    broken.write_text(GAME.replace("Qe2+", "Qz9"))
+    result = run("solve", str(broken), "--ply", "3")
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert result.output.startswith(f"ksolve: error: {broken}:") and ":8:" in result.output, result.output
+
+
+def test_generate_writes_instances_and_statistics(tmp_path) -> None:
+    result = run("generate", "--games", "2", "--ply", "3", "--seed", "5", "-o", str(tmp_path), "--seconds", "0.5")
+    assert result.exit_code == 0, result.output
+    assert "turns examined" in result.stdout
+    assert (tmp_path / "stats.csv").read_text().startswith("game,ply,rules,belief_size,result")
+    result = run("generate", "--games", "1", "--ply", "3", "--rules", "fog-of-war", "-o", str(tmp_path))
+    assert result.exit_code == 2 and "Kriegspiel" in result.output

@@ -145,6 +145,17 @@ def random_endgame_fen(rng: random.Random, white: int = 2, black: int = 1) -> st
             return board.fen()
 
 
+def endgame_starts(games: int, seed: int) -> list[str]:
+    """The start positions of ``ksolve generate --start endgame``: one random
+    endgame (``random_endgame_fen``) per game, from their own seeded generator.
+
+    >>> endgame_starts(3, 7) == endgame_starts(3, 7)
+    True
+    """
+    rng = random.Random(f"ksolve endgame starts {seed}")
+    return [random_endgame_fen(rng) for _ in range(games)]
+
+
 def generate(rules: str, games: int, ply: int, seed: int, out_dir: str | Path, *, plies_per_game: int = 60,
              max_positions: int = 100_000, seconds: float = 2.0, near_fraction: float = 0.5, sample: int = 12,
              fens: list[str] | None = None, white: str = "greedy", black: str = "random", min_ply: int = 1,
