@@ -9,7 +9,7 @@ Black's reply (``kind="reply"``).
 
 >>> from ksolve.belief import BeliefState
 >>> from ksolve.rules import get_rules
->>> from ksolve.search.prover import ASK, ASKED, FRESH, MUST_TRY, Prover
+>>> from ksolve.search.prover import ASK, ASKED, FRESH, MUST_TRY, Entry, Prover
 >>> rules = get_rules("berkeley")
 >>> prover = Prover(rules)
 >>> belief = BeliefState.from_hidden("k7/8/1K6/8/8/8/8/7R w - - 0 1", [])
@@ -31,7 +31,7 @@ from ksolve.board import move_to_uci, position_to_board
 from ksolve.board.layout import COLUMN_BLACK, decode_move
 from ksolve.rules import codes
 from ksolve.search.leaves import win_now
-from ksolve.search.prover import ASK, ASKED, FRESH, MUST_TRY, Prover
+from ksolve.search.prover import ASK, ASKED, FRESH, MUST_TRY, Entry, Prover
 
 MAX_LISTED_SQUARES = 8
 """Hidden units' squares are listed on a node when they are at most this many."""
@@ -111,7 +111,7 @@ def _winning_move(prover: Prover, belief: BeliefState, moves: int, state: int) -
     entry = prover.entry(belief, state)
     if entry.proven == 1 and entry.move != ASK and state in (FRESH, ASKED):
         won, attempts = win_now(belief.positions, prover.rules.flags, prover.rules.fog)
-        return int(attempts[0]), 1
+        return (entry.move if entry.move in {int(a) for a in attempts} else int(attempts[0])), 1
     return entry.move, entry.proven
 
 
@@ -151,6 +151,21 @@ def _black_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: in
         tree.add_edge(node, child, kind="reply", label=prover.rules.describe(key),
                       key=[int(k) for k in np.asarray(key)])
     return node
+
+
+def strategy_with_key(prover: Prover, belief: BeliefState, key: int, moves: int) -> nx.DiGraph:
+    """The strategy tree that begins with the attempt ``key`` (one of several
+    keys of a cooked problem).  Raises ``ValueError`` if ``key`` does not win.
+    """
+    if not prover.attempt_wins(belief, key, moves):
+        raise ValueError("this first attempt does not win within the given moves")
+    entry = prover.table.setdefault((belief.key, len(belief), FRESH), Entry())
+    saved = entry.proven, entry.move
+    entry.proven, entry.move = moves, key
+    try:
+        return strategy_tree(prover, belief, moves)
+    finally:
+        entry.proven, entry.move = saved
 
 
 def key_move(tree: nx.DiGraph) -> str | None:

@@ -95,19 +95,48 @@ def _first_move(prover: Prover, belief: BeliefState, moves: int) -> str:
     return move_to_uci(entry.move)
 
 
-def _tree(prover: Prover, labelled: list[tuple[str, BeliefState]], keys: list[list[int]], moves: int) -> nx.DiGraph:
-    """The strategy; with several initial classes, a ``start`` node joins their trees."""
+def _tree(prover: Prover, labelled: list[tuple[str, BeliefState]], keys: list[list[int]], moves: int,
+          build: Callable[[Prover, BeliefState, int], nx.DiGraph] = strategy_tree) -> nx.DiGraph:
+    """The strategy (each class's tree made by ``build``); with several
+    initial classes, a ``start`` node joins their trees."""
     if len(labelled) == 1:
-        return strategy_tree(prover, labelled[0][1], moves)
+        return build(prover, labelled[0][1], moves)
     tree = nx.DiGraph(moves=moves, rules=prover.rules.name)
     tree.add_node(0, kind="start", number=1, size=sum(len(b) for _, b in labelled))
     for (label, part), key in zip(labelled, keys):
-        subtree = strategy_tree(prover, part, moves)
+        subtree = build(prover, part, moves)
         offset = tree.number_of_nodes()
         tree = nx.union(tree, nx.relabel_nodes(subtree, {n: n + offset for n in subtree.nodes}))
         tree.add_edge(0, offset, kind="info", label=label, key=key)
         tree.nodes[offset].update(belief_summary(part))
     return tree
+
+
+def solve_with_key(problem: Problem, key: str, moves: int | None = None) -> SolveResult:
+    """The result whose strategy begins with ``key`` (UCI; one of the keys of
+    a cooked problem, say), for its certificate.  Raises ``ValueError`` if
+    ``key`` does not win within ``moves`` (default: the stipulation).
+
+    >>> from ksolve.problem import load_problem_text
+    >>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/6RR w - - 0 1"\\n')
+    >>> solve_with_key(problem, "g1g8").key, solve_with_key(problem, "h1h8").key
+    ('g1g8', 'h1h8')
+    """
+    from ksolve.board import move_from_uci
+    from ksolve.solution import strategy_with_key
+
+    moves = moves or problem.moves
+    started = time.perf_counter()
+    belief = problem.belief()
+    classes = belief.turn_info(problem.rules)
+    labelled = [(problem.rules.describe(k), part) for k, part in classes]
+    first_keys = [[int(v) for v in np.asarray(k)] for k, _ in classes]
+    prover = Prover(problem.rules)
+    move = move_from_uci(key)
+    tree = _tree(prover, labelled, first_keys, moves, lambda p, b, m: strategy_with_key(p, b, move, m))
+    return SolveResult(SOLVED, moves, moves, key, len(belief), prover.stats.nodes,
+                       time.perf_counter() - started, tree=tree,
+                       classes=[(label, len(part)) for label, part in labelled])
 
 
 def key_wins(problem: Problem, key: str, moves: int | None = None, limits: Limits | None = None) -> bool | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ksolve.cli import main
@@ -108,3 +109,37 @@ def test_cli_certificate_then_check(tmp_path: Path) -> None:
     proof.write_text("{not json")
     result = runner.invoke(main, ["check", path, str(proof)])
     assert result.exit_code == 2 and "error" in result.output
+
+
+def test_rotenberg_try_knight_f2_is_refuted_by_the_bishop_capture() -> None:
+    """1.Nf2+? Bxf2 (then Kxf2 would stalemate): the published try's refutation."""
+    from ksolve.board import move_from_uci
+    from ksolve.search.prover import Prover
+    from ksolve.verify import refutation_text, refute
+
+    rotenberg = load_problem(PROBLEMS / "rotenberg-1976.toml")
+    refutation = refute(Prover(rotenberg.rules), rotenberg.belief(), move_from_uci("d3f2"), 8)
+    assert refutation["black_moves"] == ["Bxf2"] and refutation["size"] == 1
+    assert refutation_text(refutation) == "Knight check, then Capture at f2 (Bxf2) [1]: no win in 7"
+
+
+@pytest.mark.parametrize("name,keys", [
+    ("anderson-23", ["a5a6", "b6b3", "f2f3"]),
+    ("anderson-27", ["b2b4", "c6d7"]),
+    ("anderson-31", ["a7b5", "e7e8"]),
+    ("anderson-33", ["d2d3", "d4c2", "d4e6"]),
+])
+def test_cooks_of_published_problems_are_confirmed_by_the_checker(name: str, keys: list[str]) -> None:
+    """Each key of a cooked problem gets its own strategy, and the independent
+    checker replays each: the cooks are real, not a prover error."""
+    from ksolve.certificate import certificate
+    from ksolve.check import check_certificate
+    from ksolve.solver import solve_with_key
+
+    cooked = load_problem(PROBLEMS / f"{name}.toml")
+    report = verify(cooked, duals=False)
+    assert report.verdict == COOKED and sorted(k.move for k in report.keys) == keys
+    for key in keys:
+        result = solve_with_key(cooked, key)
+        checked = check_certificate(cooked.source, certificate(cooked, result))
+        assert checked.verified, f"{key}: {checked.format()}"
