@@ -241,31 +241,46 @@ def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: in
     A dict: ``answer`` (the referee's words), ``reply`` (what White hears of
     Black's reply, or None), ``black_moves`` (Black moves into that class, SAN),
     ``size``, ``hidden`` (the hidden units' squares there) and ``reason``.
+    Classes the table already knows to be lost are taken first (the search
+    that disproved ``move`` left them there), then the others are searched.
     """
     rules = prover.rules
-    for key, part in belief.attempt(rules, move):
-        if is_refusal(key):
-            after = ASKED if state == MUST_TRY else state
-            if len(part) == len(belief) and after == state:
-                return _refuting("No", None, part, "refused in every position")
-            if not prover.wins(part, moves, after):
-                return _refuting("No", None, part, f"no win in {moves} after the refusal")
-            continue
+    after = ASKED if state == MUST_TRY else state
+    classes = belief.attempt(rules, move)
+    for key, part in classes:
+        if is_refusal(key) and len(part) == len(belief) and after == state:
+            return _refuting("No", None, part, "refused in every position")
         end = codes.end_of(int(key[0]))
-        if end == prover.success:
-            continue
-        words = rules.describe(key)
-        if end != codes.END_NONE:
-            return _refuting(words, None, part, "the game ends without a win")
-        if moves == 1:
-            return _refuting(words, None, part, "no win with this move")
-        for reply_key, reply_part in sorted(part.replies(rules), key=lambda kc: len(kc[1])):
-            reply_end = codes.end_of(int(reply_key[0])) != codes.END_NONE
-            if reply_end or not prover.wins(reply_part, moves - 1):
-                reason = "Black's reply ends the game" if reply_end else f"no win in {moves - 1}"
-                return _refuting(words, rules.describe(reply_key), reply_part, reason,
-                                 _black_moves(part, reply_part))
+        if not is_refusal(key) and end not in (codes.END_NONE, prover.success):
+            return _refuting(rules.describe(key), None, part, "the game ends without a win")
+        if not is_refusal(key) and end == codes.END_NONE and moves == 1:
+            return _refuting(rules.describe(key), None, part, "no win with this move")
+    for known_only in (True, False):
+        for key, part in classes:
+            if is_refusal(key):
+                if _lost(prover, part, moves, after, known_only):
+                    return _refuting("No", None, part, f"no win in {moves} after the refusal")
+                continue
+            if codes.end_of(int(key[0])) != codes.END_NONE:
+                continue
+            if known_only and prover.black_table.get((part.key, len(part), moves - 1)) is not False:
+                continue
+            for reply_key, reply_part in sorted(part.replies(rules), key=lambda kc: -len(kc[1])):
+                if codes.end_of(int(reply_key[0])) != codes.END_NONE:
+                    return _refuting(rules.describe(key), rules.describe(reply_key), reply_part,
+                                     "Black's reply ends the game", _black_moves(part, reply_part))
+                if _lost(prover, reply_part, moves - 1, FRESH, known_only):
+                    return _refuting(rules.describe(key), rules.describe(reply_key), reply_part,
+                                     f"no win in {moves - 1}", _black_moves(part, reply_part))
     raise ValueError("the attempt wins: nothing to refute")
+
+
+def _lost(prover: Prover, belief: BeliefState, moves: int, state: int, known_only: bool) -> bool:
+    """Whether White cannot win ``belief`` in ``moves``: from the table only, or by searching."""
+    if known_only:
+        entry = prover.entry(belief, state)
+        return entry is not None and entry.disproven >= moves
+    return not prover.wins(belief, moves, state)
 
 
 def _refuting(answer: str, reply: str | None, part: BeliefState, reason: str,

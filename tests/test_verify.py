@@ -51,12 +51,14 @@ def test_short_solution() -> None:
 
 
 def test_refutation_names_the_black_reply_and_the_hidden_squares() -> None:
-    # Foster 1996: after 1.Qc4? Black's pawn takes on b5 and White has no mate.
+    # Foster 1996: 1.Qc4? stalemates when the pawn stands on a3; after 1.Bg2? the
+    # black king takes the rook on d1 and White has no mate.
     report = verify(load_problem(PROBLEMS / "foster-1996.toml"), duals=False)
     assert report.verdict == SOUND and report.keys[0].move == "a8a4"
     refuted = {t.move: t.refutation for t in report.tries}
-    assert refuted["b4c4"]["black_moves"] == ["axb5"]
-    assert refuted["b4c4"]["hidden"] and refuted["b4c4"]["size"] >= 1
+    assert refuted["b4c4"]["answer"] == "Stalemate" and refuted["b4c4"]["hidden"] == {"pawn": ["a3"]}
+    assert refuted["e4g2"]["black_moves"] == ["Kxd1"] and refuted["e4g2"]["reply"] == "Capture at d1"
+    assert refuted["e4g2"]["size"] == 6
 
 
 def test_duals_are_listed_with_the_line() -> None:
