@@ -461,6 +461,39 @@ def belief(rules_name: str, fen: str | None, hidden: tuple[str, ...], max_positi
     _print_hidden_squares(state)
 
 
+@main.command(name="filter")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--side", type=click.Choice(["white", "black"]), default="white", show_default=True,
+              help="Whose view to keep.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Default: standard output.")
+def filter_command(file: str, side: str, output: str | None) -> None:
+    """Write a Kriegspiel game (PGN) as one side heard it: the other side's
+    moves become ``??`` with what was heard of them (refusal counts).
+
+    \b
+    Example:
+      ksolve filter game.pgn -o game-white.pgn
+    """
+    from ksolve.games.model import filter_game
+    from ksolve.games.pgn import read_game_file, write_game
+
+    try:
+        text = write_game(filter_game(read_game_file(file), side == "white"))
+    except OSError as error:
+        fail(f"{file}: cannot read: {error.strerror}")
+    except ValueError as error:
+        message = str(error)
+        fail(message if message.startswith(file) else f"{file}: {message}")
+    if output is None:
+        click.echo(text, nl=not text.endswith("\n"))
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as error:
+        fail(f"-o: cannot write {output}: {error.strerror}")
+
+
 def _game_belief(file: str, max_positions: int, output: str | None) -> None:
     """White's belief at the end of a game, as text heatmaps (and an SVG one)."""
     from ksolve.games.estimate import BeliefTooLarge, estimate

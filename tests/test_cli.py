@@ -156,3 +156,17 @@ def test_generate_writes_instances_and_statistics(tmp_path) -> None:
     assert (tmp_path / "stats.csv").read_text().startswith("game,ply,rules,belief_size,result")
     result = run("generate", "--games", "1", "--ply", "3", "--rules", "fog-of-war", "-o", str(tmp_path))
     assert result.exit_code == 2 and "Kriegspiel" in result.output
+
+
+def test_filter_a_game_for_white(tmp_path) -> None:
+    game = tmp_path / "game.pgn"
+    game.write_text('[Variant "Kriegspiel"]\n[Rules "berkeley"]\n[SetUp "1"]\n'
+                    '[FEN "8/8/8/8/8/2k5/8/KQ6 w - - 0 1"]\n[Result "*"]\n\n'
+                    "1. Qb3+ {R} Kd2 2. Qb4+ {S} Kd1 *\n")
+    result = run("filter", str(game))
+    assert result.exit_code == 0, result.output
+    assert "1. Qb3+ {R} ?? 2. Qb4+ {S} ?? *" in result.stdout and '[Filter "White"]' in result.stdout
+    filtered = tmp_path / "white.pgn"
+    assert run("filter", str(game), "-o", str(filtered)).exit_code == 0
+    result = run("belief", str(filtered))
+    assert result.exit_code == 0 and "positions (berkeley), White to move" in result.stdout

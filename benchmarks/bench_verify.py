@@ -1,0 +1,75 @@
+"""Verify every bundled problem (``ksolve.verify``) and write the results as
+JSON (``benchmarks/results/verify.json``) and, with ``--table``, the Markdown
+table of ``problems/README.md``.
+
+    python benchmarks/bench_verify.py --timeout 600 --table
+
+``--only NAME`` re-verifies some problems and merges them into the existing
+JSON (e.g. after a long one timed out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from common import machine
+
+from ksolve.problem import load_problem
+from ksolve.search.prover import Limits
+from ksolve.verify import verify
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = Path(__file__).resolve().parent / "results" / "verify.json"
+
+
+def verify_all(names: list[str] | None, timeout: float) -> dict[str, dict]:
+    rows = {}
+    for path in sorted((ROOT / "problems").glob("*.toml")):
+        if names and path.stem not in names:
+            continue
+        problem = load_problem(path)
+        started = time.perf_counter()
+        report = verify(problem, limits=Limits(timeout))
+        rows[path.stem] = {"stipulation": problem.stipulation, "rules": problem.rules.name,
+                           **report.as_dict(), "wall_seconds": round(time.perf_counter() - started, 2)}
+        print(f"{path.stem}: {report.line()} ({rows[path.stem]['wall_seconds']} s)", flush=True)
+    return rows
+
+
+def table(rows: dict[str, dict]) -> str:
+    lines = ["| problem | stip. | rules | verdict | keys | tries | duals | published key | seconds |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for name, row in rows.items():
+        keys = ", ".join(f"{k['move']}" + (f" (#{k['moves']})" if k.get("moves") != row["moves"] else "")
+                         for k in row["keys"]) or "-"
+        duals = str(len(row["duals"])) if row["duals_checked"] else "-"
+        published = row["published_key"] or "-"
+        if row["published_key"] and row["verdict"] != "unknown":
+            published += " (a key)" if row["published_key_matches"] else " (not a key)"
+        tries = str(row["tries_total"]) if row["verdict"] != "unknown" else "-"
+        lines.append(f"| {name} | {row['stipulation']} | {row['rules']} | {row['verdict']} | {keys} | {tries} | "
+                     f"{duals} | {published} | {row['seconds']:.1f} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds per problem")
+    parser.add_argument("--only", nargs="*", help="problem names to (re)verify, merged into the JSON")
+    parser.add_argument("--table", action="store_true", help="print the Markdown table")
+    args = parser.parse_args()
+    rows = verify_all(args.only, args.timeout)
+    if args.only and RESULTS.exists():
+        rows = {**json.loads(RESULTS.read_text())["problems"], **rows}
+        rows = dict(sorted(rows.items()))
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps({"machine": machine(), "timeout": args.timeout, "problems": rows}, indent=1))
+    if args.table:
+        print(table(rows))
+
+
+if __name__ == "__main__":
+    main()
