@@ -25,6 +25,7 @@ from typing import Iterator
 
 import chess
 import numpy as np
+from numba import njit
 
 from ksolve.board.layout import COLUMN_BLACK, COLUMN_HASH, POSITION_WIDTH
 from ksolve.hidden import HiddenUnit, enumerate_placements, parse_hidden_unit
@@ -132,27 +133,44 @@ def partition(keys: np.ndarray, positions: np.ndarray) -> list[tuple[np.ndarray,
     """
     if positions.shape[0] == 0:
         return []
-    hashes = positions[:, COLUMN_HASH]
-    order = np.argsort(hashes)  # equal hashes are equal positions: no stability needed
+    order, starts = _partition_order(np.ascontiguousarray(keys), positions[:, COLUMN_HASH])
+    members = positions[order]
+    sorted_keys = keys[order[starts[:-1]]]
+    return [(sorted_keys[c], members[starts[c]:starts[c + 1]]) for c in range(starts.shape[0] - 1)]
 
+
+@njit(cache=True)
+def _partition_order(keys, hashes):
+    """The rows in (key, hash) order without duplicate hashes within a class,
+    and the class boundaries (``starts`` ends with the row count)."""
+    n = hashes.shape[0]
+    order = np.argsort(hashes)  # equal hashes are equal positions: no stability needed
     for column in range(keys.shape[1] - 1, -1, -1):
         values = keys[:, column]
         if values.min() != values.max():
-            order = order[np.argsort(values[order], kind="stable")]
-    sorted_keys = keys[order]
-    sorted_hashes = hashes[order]
-    new_class = np.zeros(order.shape[0], dtype=np.bool_)
-    new_class[0] = True
-    for column in range(keys.shape[1]):
-        new_class[1:] |= sorted_keys[1:, column] != sorted_keys[:-1, column]
-    duplicate = np.zeros(order.shape[0], dtype=np.bool_)
-    duplicate[1:] = (sorted_hashes[1:] == sorted_hashes[:-1]) & ~new_class[1:]
-    keep = ~duplicate
-    order, new_class, sorted_keys = order[keep], new_class[keep], sorted_keys[keep]
-    starts = np.flatnonzero(new_class)
-    bounds = np.append(starts, order.shape[0])
-    members = positions[order]
-    return [(sorted_keys[starts[c]], members[bounds[c]:bounds[c + 1]]) for c in range(starts.shape[0])]
+            order = order[np.argsort(values[order], kind="mergesort")]
+    keep = np.empty(n, dtype=np.int64)
+    starts = np.empty(n + 1, dtype=np.int64)
+    kept = 0
+    classes = 0
+    for i in range(n):
+        row = order[i]
+        new_class = i == 0
+        if not new_class:
+            previous = order[i - 1]
+            for column in range(keys.shape[1]):
+                if keys[row, column] != keys[previous, column]:
+                    new_class = True
+                    break
+        if new_class:
+            starts[classes] = kept
+            classes += 1
+        elif hashes[row] == hashes[previous]:
+            continue
+        keep[kept] = row
+        kept += 1
+    starts[classes] = kept
+    return keep[:kept], starts[:classes + 1]
 
 
 def _digest(hashes: np.ndarray) -> int:

@@ -146,17 +146,20 @@ def _search(position, moves, flags, fog, keys, won, lost, budget):
             index[ply] += 1
             child = stack[ply + 1]
             make_move(stack[ply], reply, child)
-            if fog:
-                ended = child[KING] == 0
-                counts[ply + 1] = 0 if ended else fog_moves(child, lists[ply + 1])
-            else:
-                counts[ply + 1] = legal_moves(child, lists[ply + 1])
-                ended = counts[ply + 1] == 0 or _drawn(child, flags)
+            left = moves - (ply + 1) // 2
+            # A position known won has moves and is no draw: probe before generating.
+            known = -1 if fog and child[KING] == 0 else _probe(child, left, flags, keys, won, lost)
+            ended = False
+            if known < 0:
+                if fog:
+                    ended = child[KING] == 0
+                    counts[ply + 1] = 0 if ended else fog_moves(child, lists[ply + 1])
+                else:
+                    counts[ply + 1] = legal_moves(child, lists[ply + 1])
+                    ended = counts[ply + 1] == 0 or _drawn(child, flags)
             if ended:
                 result = 0
             else:
-                left = moves - (ply + 1) // 2
-                known = _probe(child, left, flags, keys, won, lost)
                 if known >= 0:
                     result = -1 if known == 1 else 0
                 elif left == 1 and not fog:  # White's last move: one pass over his checks
