@@ -34,6 +34,7 @@ from typing import Callable
 import numpy as np
 
 from ksolve.belief import BeliefState, is_refusal
+from ksolve.board.batch import move_union
 from ksolve.board.layout import COLUMN_BLACK
 from ksolve.rules import codes
 from ksolve.rules.base import RuleSet
@@ -46,6 +47,8 @@ ASK = -2
 """The strategy's choice of asking "Any?" instead of an attempt."""
 ORTHODOX_BUDGET = 20_000
 """Moves one orthodox bound search may make before it gives up (deciding nothing)."""
+FEW_POSITIONS = 16
+"""Beliefs larger than this first try to refute all attempts of their first positions (killers first)."""
 VIABILITY_CHUNK = 8
 """Attempts tested for orthodox viability at a time (a proof may come before the rest)."""
 FRESH, ASKED, MUST_CAPTURE, MUST_TRY = 0, 1, 2, 3
@@ -176,7 +179,13 @@ class Prover:
             self.stats.bound_cuts += 1
             entry.disproven = max(entry.disproven, moves)
             return False
-        for move in self._viable_in_order(belief, moves, state):
+        killers_first = None
+        if moves <= self.viable_depth and len(belief) > FEW_POSITIONS and state == FRESH and not can_ask:
+            killers_first = self._killers_first(belief)
+            if self._few_refute(killers_first, moves):
+                entry.disproven = max(entry.disproven, moves)
+                return False
+        for move in self._viable_in_order(belief, moves, state, killers_first):
             if self.attempt_wins(belief, int(move), moves, state):
                 entry.proven, entry.move = moves, int(move)
                 self.history[int(move)] = self.history.get(int(move), 0) + moves * moves
@@ -214,7 +223,26 @@ class Prover:
             candidates = diagonal if state == MUST_TRY else np.intersect1d(candidates, diagonal)
         return candidates
 
-    def _viable_in_order(self, belief: BeliefState, moves: int, state: int):
+    def _few_refute(self, killers_first: tuple[np.ndarray, list[int]], moves: int) -> bool:
+        """Whether the first few positions (killers first) are lost by themselves:
+        every attempt legal in one of them is refuted by the viability test among
+        them.  A belief holding a lost subset is lost (a strategy for the belief
+        is one for the subset)."""
+        positions, signatures = killers_first
+        few = positions[:FEW_POSITIONS]
+        candidates = move_union(few, self.rules.fog)
+        refuted_by = viable_attempts(few, candidates, moves, self._flags, self.rules.fog,
+                                     *self.orthodox.arrays, *self.orthodox.move_arrays, self.orthodox_budget)
+        if np.any(refuted_by < 0):
+            return False
+        killers = self.killer_positions
+        for index in refuted_by.tolist():
+            h = signatures[index]
+            killers[h] = killers.get(h, 0) + 1
+        self.stats.pruned_attempts += len(refuted_by)
+        return True
+
+    def _viable_in_order(self, belief: BeliefState, moves: int, state: int, killers_first=None):
         """The candidates, best first by history; within the orthodox horizon only
         those that are an orthodox winning first move wherever legal, tested a
         few at a time so that a proof found early spares testing the rest."""
@@ -222,7 +250,7 @@ class Prover:
         if moves > self.viable_depth:
             yield from ordered
             return
-        positions = signatures = None
+        positions, signatures = killers_first or (None, None)
         for start in range(0, len(ordered), VIABILITY_CHUNK):
             chunk = np.array(sorted(ordered[start:start + VIABILITY_CHUNK]), dtype=np.int64)
             if positions is None:
