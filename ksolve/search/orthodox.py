@@ -337,6 +337,11 @@ def move_wins(position, move, moves, flags, fog, keys, won, lost, budget):
     if outcome != 2:
         return 1 if outcome == 1 else 0
     child = stack[1]
+    grandchild = stack[2]
+    for j in range(counts[1]):  # a reply known to refute spares searching the others
+        make_move(child, lists[1, j], grandchild)
+        if _probe(grandchild, moves - 1, flags, keys, won, lost) == 0:
+            return 0
     undecided = False
     for j in range(counts[1]):
         grandchild = stack[2]
