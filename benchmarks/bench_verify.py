@@ -48,7 +48,9 @@ def table(rows: dict[str, dict]) -> str:
         duals = str(len(row["duals"])) if row["duals_checked"] else "-"
         published = row["published_key"] or "-"
         if row["published_key"] and row["verdict"] != "unknown":
-            published += " (a key)" if row["published_key_matches"] else " (not a key)"
+            question_first = [k["move"] for k in row["keys"]] == ["any"]
+            published += (" (a key)" if row["published_key_matches"] else
+                          " (the key is the question Any?)" if question_first else " (not a key)")
         tries = str(row["tries_total"]) if row["verdict"] != "unknown" else "-"
         lines.append(f"| {name} | {row['stipulation']} | {row['rules']} | {row['verdict']} | {keys} | {tries} | "
                      f"{duals} | {published} | {row['seconds']:.1f} |")
