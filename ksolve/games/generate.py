@@ -152,7 +152,7 @@ def endgame_starts(games: int, seed: int) -> list[str]:
     >>> endgame_starts(3, 7) == endgame_starts(3, 7)
     True
     """
-    rng = random.Random(f"ksolve endgame starts {seed}")
+    rng = random.Random(seed)
     return [random_endgame_fen(rng) for _ in range(games)]
 
 
