@@ -94,9 +94,11 @@ def classify(rules, belief: BeliefState, ply: int, seconds: float = 2.0, near_fr
         return Verdict("near-miss", f"D+2: mate in {found} moves", nodes, time.perf_counter() - started)
     fraction = _fraction_won(rules, belief, moves, seconds / max(sample, 1), sample, rng or random.Random(0))
     elapsed = time.perf_counter() - started
-    if fraction is not None and fraction > near_fraction and len(belief) > 1:
+    if fraction is None:  # a sampled position's proof ran out of time: no honest verdict
+        return Verdict("unknown", f"a sampled position over {seconds / max(sample, 1):g} s", nodes, elapsed)
+    if fraction > near_fraction and len(belief) > 1:
         return Verdict("near-miss", f"most: {fraction:.0%} of the positions", nodes, elapsed)
-    return Verdict("no", "" if fraction is None else f"{fraction:.0%} of the positions", nodes, elapsed)
+    return Verdict("no", f"{fraction:.0%} of the positions", nodes, elapsed)
 
 
 def _fraction_won(rules, belief: BeliefState, moves: int, seconds: float, sample: int,
