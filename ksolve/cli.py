@@ -445,6 +445,8 @@ def belief(rules_name: str, fen: str | None, hidden: tuple[str, ...], max_positi
     if fen is None:
         if len(events) != 1 or not events[0].endswith(".pgn"):
             fail("give a game (GAME.pgn) or a position (--fen) with its events")
+        if output and not output.lower().endswith(".svg"):
+            fail(f"-o: {output}: the heatmap is written as SVG (name the file .svg); PNG is not supported")
         _game_belief(events[0], max_positions, output)
         return
     if output:
