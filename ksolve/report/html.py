@@ -238,8 +238,11 @@ def render_verification(verification: dict) -> str:
     if duals is not None:
         listed = "".join(f"<li>{_e(entry_text(dual))}</li>" for dual in duals)
         unchecked = not duals and verification.get("duals_checked") is False
-        parts.append(f"<p>Duals: {'not checked' if unchecked else len(duals) or 'none'}</p>"
-                     + (f'<ul class="plain">{listed}</ul>' if listed else ""))
+        if listed:
+            parts.append(f"<details{' open' if len(duals) <= 5 else ''}><summary>Duals ({len(duals)})</summary>"
+                         f'<ul class="plain">{listed}</ul></details>')
+        else:
+            parts.append(f"<p>Duals: {'not checked' if unchecked else 'none'}</p>")
     if verification.get("published_key"):
         agrees = verification.get("published_key_matches")
         word = "" if agrees is None else " — matches" if agrees else " — does not match"
