@@ -127,7 +127,7 @@ def _write_certificate(problem, result, path: str) -> None:
 
 
 @main.command()
-@click.argument("path", type=click.Path(exists=True))
+@click.argument("path", type=click.Path())
 @click.option("--moves", type=click.IntRange(1, 60), help="Check mate in N (default: the stipulation).")
 @click.option("--tries", "max_tries", type=click.IntRange(min=0), help="List only the best K tries.")
 @click.option("--no-duals", is_flag=True, help="Skip the search for duals.")
@@ -150,6 +150,8 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
     from ksolve.search.prover import Limits
     from ksolve.verify import EXIT_CODES, verify as verify_problem
 
+    if not Path(path).exists():
+        fail(f"{path}: no such file or folder")
     files = sorted(Path(path).glob("*.toml")) if Path(path).is_dir() else [Path(path)]
     if not files:
         fail(f"{path}: no problem files (*.toml) in this folder")

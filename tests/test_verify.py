@@ -145,3 +145,8 @@ def test_cooks_of_published_problems_are_confirmed_by_the_checker(name: str, key
         result = solve_with_key(cooked, key)
         checked = check_certificate(cooked.source, certificate(cooked, result))
         assert checked.verified, f"{key}: {checked.format()}"
+
+
+def test_cli_verify_missing_path_is_one_error_line() -> None:
+    result = CliRunner().invoke(main, ["verify", "no-such-problem.toml"])
+    assert result.exit_code == 2 and result.output.count("\n") == 1 and "no such file" in result.output
