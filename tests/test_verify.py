@@ -130,6 +130,7 @@ def test_rotenberg_try_knight_f2_is_refuted_by_the_bishop_capture() -> None:
     ("anderson-27", ["b2b4", "c6d7"]),
     ("anderson-31", ["a7b5", "e7e8"]),
     ("anderson-33", ["d2d3", "d4c2", "d4e6"]),
+    ("ciancarini-intro-7.2", ["b7b8n", "b7b8q", "f7f8q", "f7f8r"]),
 ])
 def test_cooks_of_published_problems_are_confirmed_by_the_checker(name: str, keys: list[str]) -> None:
     """Each key of a cooked problem gets its own strategy, and the independent
