@@ -76,20 +76,33 @@ def test_bad_file_is_one_line_exit_2(tmp_path: Path) -> None:
         "cincinnati, rand, wild16, orthodox, fog-of-war"]
 
 
-def test_initial_pawn_tries_split_the_belief() -> None:
+def _certified(tmp_path: Path, text: str, result) -> bool:
+    """Whether the independent checker verifies the result's certificate."""
+    from ksolve.certificate import certificate
+    from ksolve.check import check_certificate
+
+    path = tmp_path / "problem.toml"
+    path.write_text(text)
+    checked = check_certificate(path, certificate(load_problem_text(text), result))
+    return checked.verified
+
+
+def test_initial_pawn_tries_split_the_belief(tmp_path: Path) -> None:
     """Under Wild 16 White hears his pawn tries before the first attempt."""
-    problem = load_problem_text('stipulation = "#1"\nrules = "wild16"\n[position]\n'
-                                'fen = "k7/8/KP6/8/8/8/8/8 w - - 0 1"\nhidden = ["n:a7,d7"]\n')
-    result = solve(problem)
+    text = ('stipulation = "#1"\nrules = "wild16"\n[position]\n'
+            'fen = "k7/8/KP6/8/8/8/8/8 w - - 0 1"\nhidden = ["n:a7,d7"]\n')
+    result = solve(load_problem_text(text))
     assert sorted(result.classes) == [("Silent, 0 pawn tries", 1), ("Silent, 1 pawn try", 1)]
+    assert result.status == "no solution"  # no mate in 1 in either class
 
 
-def test_fog_of_war_king_capture_split_by_what_white_sees() -> None:
+def test_fog_of_war_king_capture_split_by_what_white_sees(tmp_path: Path) -> None:
     """Fog of War: a hidden king may stand attacked; White's first view splits the belief."""
-    problem = load_problem_text('stipulation = "xk2"\nrules = "fog-of-war"\n[position]\n'
-                                'fen = "8/8/8/8/8/8/8/R3K3 w - - 0 1"\nhidden = ["k:a5,a8"]\n')
-    result = solve(problem)
+    text = ('stipulation = "xk2"\nrules = "fog-of-war"\n[position]\n'
+            'fen = "8/8/8/8/8/8/8/R3K3 w - - 0 1"\nhidden = ["k:a5,a8"]\n')
+    result = solve(load_problem_text(text))
     assert result.status == "solved" and result.moves == 1
     assert [size for _, size in result.classes] == [1, 1]
     keys = sorted(data["move"] for _, _, data in result.tree.edges(data=True) if data["kind"] == "attempt")
     assert keys == ["a1a5", "a1a8"]
+    assert _certified(tmp_path, text, result)
