@@ -24,7 +24,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import chess
 import networkx as nx
 
 from ksolve.belief import BeliefState, is_refusal
