@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import NoReturn
+from contextlib import contextmanager
+from typing import Iterator, NoReturn
 
 import click
 
@@ -20,6 +21,31 @@ def fail(message: str) -> NoReturn:
     """Print one clear error line and exit with the bad-input code."""
     click.echo(f"ksolve: error: {message}", err=True)
     sys.exit(EXIT_BAD_INPUT)
+
+
+def write_output(path: str, text: str, option: str = "-o") -> None:
+    """Write ``text`` to ``path``, or fail with one line naming the option."""
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as error:
+        fail(f"{option}: cannot write {path}: {error.strerror}")
+
+
+@contextmanager
+def game_errors(file: str) -> Iterator[None]:
+    """Turn what reading a game and estimating its belief can raise into one error line."""
+    from ksolve.games.estimate import BeliefTooLarge
+
+    try:
+        yield
+    except OSError as error:
+        fail(f"{file}: cannot read: {error.strerror}")
+    except BeliefTooLarge as error:
+        fail(f"{file}: {error} (raise --max-positions)")
+    except ValueError as error:  # PGNError, InconsistentHistory, a game over or Black to move
+        message = str(error)
+        fail(message if message.startswith(file) else f"{file}: {message}")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -118,11 +144,7 @@ def _write_certificate(problem, result, path: str) -> None:
 
     from ksolve.certificate import certificate
 
-    try:
-        with open(path, "w", encoding="utf-8") as out:
-            json.dump(certificate(problem, result), out, separators=(",", ":"))
-    except OSError as error:
-        fail(f"--certificate: cannot write {path}: {error.strerror}")
+    write_output(path, json.dumps(certificate(problem, result), separators=(",", ":")), "--certificate")
     click.echo(f"ksolve: certificate written to {path}", err=True)
 
 
@@ -253,11 +275,7 @@ def report(file: str, output_format: str, output: str | None, moves: int | None,
         fail(f"{file}: no strategy tree to draw ({result.status})")
     text = _report_text(problem, result, verification, output_format)
     if output:
-        try:
-            with open(output, "w", encoding="utf-8") as out:
-                out.write(text)
-        except OSError as error:
-            fail(f"-o: cannot write {output}: {error.strerror}")
+        write_output(output, text)
         click.echo(f"ksolve: {output_format} report written to {output}", err=True)
     else:
         click.echo(text, nl=not text.endswith("\n"))
@@ -360,19 +378,11 @@ def load_any_problem(file: str, ply: int | None = None, moves: int | None = None
         fail(f"{file}: a game needs the depth: --ply D or --moves N")
     if ply is not None and moves is not None:
         fail("--ply/--moves: give one of them")
-    from ksolve.games.estimate import BeliefTooLarge
     from ksolve.games.pgn import read_game_file
     from ksolve.games.problem import game_problem
 
-    try:
+    with game_errors(file):
         return game_problem(read_game_file(file), ply, moves, max_positions, source=file)
-    except OSError as error:
-        fail(f"{file}: cannot read: {error.strerror}")
-    except BeliefTooLarge as error:
-        fail(f"{file}: {error} (raise --max-positions)")
-    except ValueError as error:  # PGNError, InconsistentHistory, a game over or Black to move
-        message = str(error)
-        fail(message if message.startswith(file) else f"{file}: {message}")
 
 
 def load_rules(name: str):
@@ -481,51 +491,32 @@ def filter_command(file: str, side: str, output: str | None) -> None:
     from ksolve.games.model import filter_game
     from ksolve.games.pgn import read_game_file, write_game
 
-    try:
+    with game_errors(file):
         text = write_game(filter_game(read_game_file(file), side == "white"))
-    except OSError as error:
-        fail(f"{file}: cannot read: {error.strerror}")
-    except ValueError as error:
-        message = str(error)
-        fail(message if message.startswith(file) else f"{file}: {message}")
     if output is None:
         click.echo(text, nl=not text.endswith("\n"))
-        return
-    try:
-        with open(output, "w", encoding="utf-8") as out:
-            out.write(text)
-    except OSError as error:
-        fail(f"-o: cannot write {output}: {error.strerror}")
+    else:
+        write_output(output, text)
 
 
 def _game_belief(file: str, max_positions: int, output: str | None) -> None:
     """White's belief at the end of a game, as text heatmaps (and an SVG one)."""
-    from ksolve.games.estimate import BeliefTooLarge, estimate
+    from ksolve.board.layout import COLUMN_TURN
+    from ksolve.games.estimate import estimate
     from ksolve.games.pgn import read_game_file
     from ksolve.report.heatmap import heatmap_svg, heatmap_text, square_counts
 
-    try:
+    with game_errors(file):
         game = read_game_file(file)
         state = estimate(game, max_positions)
-    except OSError as error:
-        fail(f"{file}: cannot read: {error.strerror}")
-    except BeliefTooLarge as error:
-        fail(f"{file}: {error} (raise --max-positions)")
-    except ValueError as error:
-        message = str(error)
-        fail(message if message.startswith(file) else f"{file}: {message}")
-    side = "White" if int(state.positions[0, 12]) == 0 else "Black"
+    side = "White" if int(state.positions[0, COLUMN_TURN]) == 0 else "Black"
     click.echo(f"{file}: {len(state):,} position{'s' if len(state) != 1 else ''} ({game.rules}), {side} to move")
     counts = square_counts(state)
     for name, grid in counts.items():
         click.echo(f"\nblack {name}:")
         click.echo(heatmap_text(grid, len(state)))
     if output:
-        try:
-            with open(output, "w", encoding="utf-8") as out:
-                out.write(heatmap_svg(counts, len(state)))
-        except OSError as error:
-            fail(f"-o: cannot write {output}: {error.strerror}")
+        write_output(output, heatmap_svg(counts, len(state)))
         click.echo(f"ksolve: heatmap written to {output}", err=True)
 
 

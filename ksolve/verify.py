@@ -333,7 +333,7 @@ def find_duals(prover: Prover, classes: list[BeliefState], moves: int, found: li
             if node == 0 or chosen is None:
                 continue
             needed = tree.nodes[node]["moves_left"]
-            others = [int(m) for m in prover._candidates(belief, state)
+            others = [int(m) for m in prover.candidates(belief, state)
                       if int(m) != chosen and prover.attempt_wins(belief, int(m), needed, state)]
             if others:
                 found.append({"move_number": tree.nodes[node]["number"], "moves_left": needed,

@@ -214,7 +214,7 @@ class Prover:
         return fails_in(belief.positions, moves, self._flags, self.rules.fog, *self.orthodox.arrays,
                         self.orthodox_budget) < 0
 
-    def _candidates(self, belief: BeliefState, state: int = FRESH) -> np.ndarray:
+    def candidates(self, belief: BeliefState, state: int = FRESH) -> np.ndarray:
         """The attempts worth trying: legal somewhere (after "Any?" answered
         yes: pawn captures, and under English also a refused "dummy" one)."""
         candidates = belief.candidate_attempts(self.rules.fog)
@@ -246,7 +246,7 @@ class Prover:
         """The candidates, best first by history; within the orthodox horizon only
         those that are an orthodox winning first move wherever legal, tested a
         few at a time so that a proof found early spares testing the rest."""
-        ordered = self._ordered(self._candidates(belief, state), moves)
+        ordered = self._ordered(self.candidates(belief, state), moves)
         if moves > self.viable_depth:
             yield from ordered
             return
