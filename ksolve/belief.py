@@ -119,6 +119,10 @@ class BeliefState:
                 yield chess.Piece(piece, chess.BLACK), self.squares_of(chess.BLACK, piece)
 
 
+NUMBA_SORT_LIMIT = 512
+"""Beliefs up to this size are sorted inside one numba call; larger ones with numpy's sorts."""
+
+
 def partition(keys: np.ndarray, positions: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """Split ``positions`` into classes of equal ``keys`` rows, each class's
     members sorted by hash without duplicates: ``[(key_row, members), ...]``.
@@ -133,22 +137,39 @@ def partition(keys: np.ndarray, positions: np.ndarray) -> list[tuple[np.ndarray,
     """
     if positions.shape[0] == 0:
         return []
-    order, starts = _partition_order(np.ascontiguousarray(keys), positions[:, COLUMN_HASH])
+    keys = np.ascontiguousarray(keys)
+    hashes = positions[:, COLUMN_HASH]
+    if hashes.shape[0] <= NUMBA_SORT_LIMIT:
+        order = _sorted_order(keys, hashes)
+    else:
+        order = np.argsort(hashes)
+        for column in range(keys.shape[1] - 1, -1, -1):
+            values = keys[:, column]
+            if values.min() != values.max():
+                order = order[np.argsort(values[order], kind="stable")]
+    order, starts = _classes(keys, hashes, order)
     members = positions[order]
     sorted_keys = keys[order[starts[:-1]]]
     return [(sorted_keys[c], members[starts[c]:starts[c + 1]]) for c in range(starts.shape[0] - 1)]
 
 
 @njit(cache=True)
-def _partition_order(keys, hashes):
-    """The rows in (key, hash) order without duplicate hashes within a class,
-    and the class boundaries (``starts`` ends with the row count)."""
-    n = hashes.shape[0]
+def _sorted_order(keys, hashes):
+    """The rows in (key, hash) order: the sorts of ``partition`` in one call
+    (numba's sorts win on small arrays, numpy's on large ones)."""
     order = np.argsort(hashes)  # equal hashes are equal positions: no stability needed
     for column in range(keys.shape[1] - 1, -1, -1):
         values = keys[:, column]
         if values.min() != values.max():
             order = order[np.argsort(values[order], kind="mergesort")]
+    return order
+
+
+@njit(cache=True)
+def _classes(keys, hashes, order):
+    """The rows of ``order`` without duplicate hashes within a class, and the
+    class boundaries (``starts`` ends with the row count)."""
+    n = hashes.shape[0]
     keep = np.empty(n, dtype=np.int64)
     starts = np.empty(n + 1, dtype=np.int64)
     kept = 0
