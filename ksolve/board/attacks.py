@@ -18,7 +18,7 @@ from ksolve.board.tables import KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, RAYS
 ZERO = np.uint64(0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _positive_ray(direction, square, occupied):
     attacks = RAYS[direction, square]
     blockers = attacks & occupied
@@ -27,7 +27,7 @@ def _positive_ray(direction, square, occupied):
     return attacks
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _negative_ray(direction, square, occupied):
     attacks = RAYS[direction, square]
     blockers = attacks & occupied
@@ -36,21 +36,21 @@ def _negative_ray(direction, square, occupied):
     return attacks
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rook_attacks(square, occupied):
     """Squares a rook on ``square`` attacks given the ``occupied`` bitboard."""
     return (_positive_ray(0, square, occupied) | _positive_ray(1, square, occupied)
             | _negative_ray(4, square, occupied) | _negative_ray(5, square, occupied))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bishop_attacks(square, occupied):
     """Squares a bishop on ``square`` attacks given the ``occupied`` bitboard."""
     return (_positive_ray(2, square, occupied) | _positive_ray(3, square, occupied)
             | _negative_ray(6, square, occupied) | _negative_ray(7, square, occupied))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def color_occupancy(position, color):
     """All men of ``color`` (0 white, 1 black) in a position row."""
     base = color * COLUMN_BLACK
@@ -58,7 +58,7 @@ def color_occupancy(position, color):
             | position[base + 3] | position[base + 4] | position[base + 5])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attackers_of(position, square, by_color, occupied):
     """Men of ``by_color`` that attack ``square`` with ``occupied`` as the blockers.
 

@@ -22,7 +22,7 @@ from ksolve.board.makemove import make_move
 from ksolve.board.movegen import fog_moves, legal_moves
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _moves(position, out, fog):
     if fog:
         # A captured king ends a Fog-of-War game: no moves after it.
@@ -32,26 +32,39 @@ def _moves(position, out, fog):
     return legal_moves(position, out)
 
 
+# Each entry point allocates its arrays and hands them to a kernel compiled
+# without numba's reference counting (``_nrt=False``): there a row view such
+# as ``positions[i]`` costs nothing, where it would otherwise be an atomic
+# increment and decrement.
+
 @njit(cache=True)
 def count_moves(positions, fog=False):
     """The number of moves of each position (int64 array)."""
     counts = np.empty(positions.shape[0], dtype=np.int64)
-    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    _count_into(positions, fog, counts, np.empty(MAX_MOVES, dtype=np.int64))
+    return counts
+
+
+@njit(cache=True, _nrt=False)
+def _count_into(positions, fog, counts, buffer):
     for i in range(positions.shape[0]):
         counts[i] = _moves(positions[i], buffer, fog)
-    return counts
 
 
 @njit(cache=True)
 def move_union(positions, fog=False):
     """Every move legal in at least one of ``positions``, sorted, without duplicates."""
-    buffer = np.empty(MAX_MOVES, dtype=np.int64)
     seen = np.zeros(1 << 15, dtype=np.bool_)  # moves are below 2**15
+    _mark_moves(positions, fog, seen, np.empty(MAX_MOVES, dtype=np.int64))
+    return np.flatnonzero(seen).astype(np.int64)
+
+
+@njit(cache=True, _nrt=False)
+def _mark_moves(positions, fog, seen, buffer):
     for i in range(positions.shape[0]):
         n = _moves(positions[i], buffer, fog)
         for j in range(n):
             seen[buffer[j]] = True
-    return np.flatnonzero(seen).astype(np.int64)
 
 
 @njit(cache=True)
@@ -61,14 +74,16 @@ def expand(positions, fog=False):
     Children of one parent are contiguous and parents appear in order.  With
     ``fog`` the moves are Fog of War's (king capture, no check rules).
     """
-    total_counts = count_moves(positions, fog)
-    total = 0
-    for c in total_counts:
-        total += c
+    total = np.int64(count_moves(positions, fog).sum())
     children = np.empty((total, POSITION_WIDTH), dtype=np.uint64)
     parents = np.empty(total, dtype=np.int64)
     moves = np.empty(total, dtype=np.int64)
-    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    _expand_into(positions, fog, children, parents, moves, np.empty(MAX_MOVES, dtype=np.int64))
+    return children, parents, moves
+
+
+@njit(cache=True, _nrt=False)
+def _expand_into(positions, fog, children, parents, moves, buffer):
     k = 0
     for i in range(positions.shape[0]):
         n = _moves(positions[i], buffer, fog)
@@ -77,7 +92,6 @@ def expand(positions, fog=False):
             parents[k] = i
             moves[k] = buffer[j]
             k += 1
-    return children, parents, moves
 
 
 @njit(cache=True)
@@ -90,10 +104,13 @@ def perft(position, depth, fog=False, bulk=False):
     if depth == 0:
         return 1
     stack = np.empty((depth + 1, POSITION_WIDTH), dtype=np.uint64)
-    moves = np.empty((depth, MAX_MOVES), dtype=np.int64)
-    counts = np.zeros(depth, dtype=np.int64)
-    index = np.zeros(depth, dtype=np.int64)
     stack[0] = position
+    return _perft(stack, np.empty((depth, MAX_MOVES), dtype=np.int64), np.zeros(depth, dtype=np.int64),
+                  np.zeros(depth, dtype=np.int64), depth, fog, bulk)
+
+
+@njit(cache=True, _nrt=False)
+def _perft(stack, moves, counts, index, depth, fog, bulk):
     counts[0] = _moves(stack[0], moves[0], fog)
     if bulk and depth == 1:
         return counts[0]

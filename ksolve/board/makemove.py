@@ -20,7 +20,7 @@ from numba import njit
 
 from ksolve.board.layout import (
     COLUMN_BLACK, COLUMN_CASTLING, COLUMN_EP, COLUMN_FULLMOVE, COLUMN_HALFMOVE, COLUMN_HASH,
-    COLUMN_TURN, KING, NO_SQUARE, PAWN, ROOK,
+    COLUMN_TURN, KING, NO_SQUARE, PAWN, POSITION_WIDTH, ROOK,
 )
 from ksolve.board.tables import (
     CASTLING_KEEP, PAWN_ATTACKS, SQUARE_BB, ZOBRIST_CASTLING, ZOBRIST_EP, ZOBRIST_PIECE,
@@ -31,7 +31,7 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _piece_at(position, base, bit):
     for piece in range(6):
         if position[base + piece] & bit:
@@ -39,10 +39,11 @@ def _piece_at(position, base, bit):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def make_move(position, move, out):
     """Write ``position`` after ``move`` into the row ``out`` (which may not alias it)."""
-    out[:] = position
+    for column in range(POSITION_WIDTH):  # (a slice copy would need numba's runtime)
+        out[column] = position[column]
     us = np.int64(position[COLUMN_TURN])
     them = 1 - us
     base = us * COLUMN_BLACK

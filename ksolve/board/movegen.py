@@ -38,7 +38,7 @@ ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 ZERO = np.uint64(0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _add_targets(out, n, from_square, targets):
     while targets:
         to = lsb(targets)
@@ -48,7 +48,7 @@ def _add_targets(out, n, from_square, targets):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _add_pawn_targets(out, n, from_square, targets):
     promotion_ranks = RANK_1 | RANK_8
     while targets:
@@ -64,7 +64,7 @@ def _add_pawn_targets(out, n, from_square, targets):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def king_square(position, color):
     """The square of ``color``'s king, or -1 if it has none (captured in Fog of War)."""
     king = position[color * COLUMN_BLACK + KING]
@@ -73,7 +73,7 @@ def king_square(position, color):
     return lsb(king)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def checkers_of(position):
     """Enemy men giving check to the side to move's king (0 if it has no king)."""
     us = np.int64(position[COLUMN_TURN])
@@ -84,7 +84,7 @@ def checkers_of(position):
     return attackers_of(position, ksq, 1 - us, occupied)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pinned(position, ksq, us, ours, occupied):
     them_base = (1 - us) * COLUMN_BLACK
     queens = position[them_base + QUEEN]
@@ -100,7 +100,7 @@ def _pinned(position, ksq, us, ours, occupied):
     return pinned
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _generate(position, out, legal):
     """Shared generator: ``legal`` True for orthodox chess, False for Fog of War."""
     us = np.int64(position[COLUMN_TURN])
@@ -160,7 +160,7 @@ def _generate(position, out, legal):
     return _pawn_moves(position, out, n, us, them, ksq, occupied, theirs, evasion, pinned, legal)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _castling_moves(position, out, n, us, them, ksq, occupied, legal):
     rights = np.int64(position[COLUMN_CASTLING])
     rooks = position[us * COLUMN_BLACK + ROOK]
@@ -187,7 +187,7 @@ def _castling_moves(position, out, n, us, them, ksq, occupied, legal):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pawn_moves(position, out, n, us, them, ksq, occupied, theirs, evasion, pinned, legal):
     pawns = position[us * COLUMN_BLACK + PAWN]
     ep = np.int64(position[COLUMN_EP])
@@ -213,7 +213,7 @@ def _pawn_moves(position, out, n, us, them, ksq, occupied, theirs, evasion, pinn
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _en_passant_is_safe(position, us, them, ksq, from_square, ep, occupied):
     """Whether capturing en passant leaves our king unattacked (tested in full)."""
     captured = ep - 8 if us == 0 else ep + 8
@@ -221,13 +221,13 @@ def _en_passant_is_safe(position, us, them, ksq, from_square, ep, occupied):
     return (attackers_of(position, ksq, them, after) & ~SQUARE_BB[captured]) == ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_moves(position, out):
     """Write the legal moves of ``position`` into ``out``; return how many."""
     return _generate(position, out, True)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fog_moves(position, out):
     """Write the Fog-of-War moves of ``position`` into ``out``; return how many.
 
@@ -237,7 +237,7 @@ def fog_moves(position, out):
     return _generate(position, out, False)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_legal_move(position, out):
     """Whether the side to move has a legal move (mate and stalemate tests).
 

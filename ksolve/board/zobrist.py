@@ -21,7 +21,7 @@ from ksolve.board.tables import ZOBRIST_CASTLING, ZOBRIST_EP, ZOBRIST_PIECE, ZOB
 ONE = np.uint64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def position_hash(position):
     """The 64-bit Zobrist (Polyglot) hash of a position row."""
     h = np.uint64(0)

@@ -54,7 +54,7 @@ INSUFFICIENT_DEAD = 1       # python-chess's is_insufficient_material (the refer
 BERKELEY_FLAGS = np.array([0, 0, 0, PAWN_INFO_NONE, INSUFFICIENT_BARE, 2000], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_legal(position, move, buffer):
     """Whether ``move`` is legal in ``position`` (``buffer`` is scratch space)."""
     n = legal_moves(position, buffer)
@@ -64,7 +64,7 @@ def is_legal(position, move, buffer):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _diagonal_is_long(king, other):
     """Whether the diagonal through ``king`` and ``other`` is the longer one at ``king``."""
     kf, kr = king % 8, king // 8
@@ -74,7 +74,7 @@ def _diagonal_is_long(king, other):
     return rising_length > falling_length if rising else falling_length > rising_length
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_bits(position):
     """Check-direction bits for the side to move's king in ``position``."""
     us = np.int64(position[COLUMN_TURN])
@@ -98,7 +98,7 @@ def check_bits(position):
     return bits
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pawn_captures(position, buffer):
     """Legal pawn captures of the side to move: (count, mask of their source squares).
 
@@ -107,7 +107,7 @@ def pawn_captures(position, buffer):
     return _pawn_captures_in(position, buffer, legal_moves(position, buffer))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pawn_captures_in(position, buffer, n):
     """``pawn_captures`` over the ``n`` legal moves already in ``buffer``."""
     us = np.int64(position[COLUMN_TURN])
@@ -128,7 +128,7 @@ def _pawn_captures_in(position, buffer, n):
     return count, sources
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _has_insufficient_material(position, color):
     """python-chess's rule: ``color`` cannot mate even with the opponent's help."""
     base = color * COLUMN_BLACK
@@ -148,7 +148,7 @@ def _has_insufficient_material(position, color):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_insufficient(position, mode):
     """Whether the referee declares a draw for lack of material (see ``INSUFFICIENT_*``)."""
     if mode == INSUFFICIENT_DEAD:
@@ -160,7 +160,7 @@ def is_insufficient(position, mode):
     return men == 3 and minors != ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pawn_info(position, flags, buffer):
     """Start-of-turn pawn-try bits (and RAND squares) for the side to move."""
     if flags[FLAG_PAWN_INFO] == PAWN_INFO_NONE:
@@ -168,7 +168,7 @@ def pawn_info(position, flags, buffer):
     return _pawn_info_of(flags, *pawn_captures(position, buffer))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pawn_info_of(flags, count, sources):
     kind = flags[FLAG_PAWN_INFO]
     if kind == PAWN_INFO_SQUARES:
@@ -178,7 +178,7 @@ def _pawn_info_of(flags, count, sources):
     return PAWN_INFO | (count << PAWN_TRIES_SHIFT), ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def announce(parent, move, child, flags, buffer):
     """The referee's announcement ``(code, extra)`` of the executed ``move``."""
     us = np.int64(parent[COLUMN_TURN])
@@ -224,6 +224,10 @@ def announce(parent, move, child, flags, buffer):
     return code | in_check | info, extra
 
 
+# The batch entry points below allocate their results and fill them in
+# kernels compiled without numba's reference counting (``_nrt=False``), where
+# row views such as ``positions[i]`` cost nothing.
+
 @njit(cache=True)
 def attempt_outcomes(positions, move, flags):
     """The referee's answer to one attempt in every position: ``(codes, extras, children)``.
@@ -235,14 +239,18 @@ def attempt_outcomes(positions, move, flags):
     codes = np.empty(n, dtype=np.int64)
     extras = np.zeros(n, dtype=np.uint64)
     children = positions.copy()
-    buffer = np.empty(MAX_MOVES, dtype=np.int64)
-    for i in range(n):
+    _attempt_into(positions, move, flags, codes, extras, children, np.empty(MAX_MOVES, dtype=np.int64))
+    return codes, extras, children
+
+
+@njit(cache=True, _nrt=False)
+def _attempt_into(positions, move, flags, codes, extras, children, buffer):
+    for i in range(positions.shape[0]):
         if not is_legal(positions[i], move, buffer):
             codes[i] = ILLEGAL
             continue
         make_move(positions[i], move, children[i])
         codes[i], extras[i] = announce(positions[i], move, children[i], flags, buffer)
-    return codes, extras, children
 
 
 @njit(cache=True)
@@ -252,10 +260,14 @@ def reply_outcomes(positions, flags):
     n = children.shape[0]
     codes = np.empty(n, dtype=np.int64)
     extras = np.zeros(n, dtype=np.uint64)
-    buffer = np.empty(MAX_MOVES, dtype=np.int64)
-    for i in range(n):
-        codes[i], extras[i] = announce(positions[parents[i]], moves[i], children[i], flags, buffer)
+    _announce_all(positions, children, parents, moves, flags, codes, extras, np.empty(MAX_MOVES, dtype=np.int64))
     return children, parents, codes, extras
+
+
+@njit(cache=True, _nrt=False)
+def _announce_all(positions, children, parents, moves, flags, codes, extras, buffer):
+    for i in range(children.shape[0]):
+        codes[i], extras[i] = announce(positions[parents[i]], moves[i], children[i], flags, buffer)
 
 
 @njit(cache=True)
@@ -264,20 +276,26 @@ def turn_infos(positions, flags):
     n = positions.shape[0]
     codes = np.zeros(n, dtype=np.int64)
     extras = np.zeros(n, dtype=np.uint64)
-    buffer = np.empty(MAX_MOVES, dtype=np.int64)
-    for i in range(n):
-        codes[i], extras[i] = pawn_info(positions[i], flags, buffer)
+    _turn_infos_into(positions, flags, codes, extras, np.empty(MAX_MOVES, dtype=np.int64))
     return codes, extras
+
+
+@njit(cache=True, _nrt=False)
+def _turn_infos_into(positions, flags, codes, extras, buffer):
+    for i in range(positions.shape[0]):
+        codes[i], extras[i] = pawn_info(positions[i], flags, buffer)
 
 
 @njit(cache=True)
 def any_answers(positions):
     """The answer to "Any?" in each position: does a legal pawn capture exist?"""
-    n = positions.shape[0]
-    answers = np.zeros(n, dtype=np.bool_)
-    buffer = np.empty(MAX_MOVES, dtype=np.int64)
-    for i in range(n):
-        count, _ = pawn_captures(positions[i], buffer)
-        answers[i] = count > 0
+    answers = np.zeros(positions.shape[0], dtype=np.bool_)
+    _any_answers_into(positions, answers, np.empty(MAX_MOVES, dtype=np.int64))
     return answers
 
+
+@njit(cache=True, _nrt=False)
+def _any_answers_into(positions, answers, buffer):
+    for i in range(positions.shape[0]):
+        count, _ = pawn_captures(positions[i], buffer)
+        answers[i] = count > 0

@@ -35,7 +35,13 @@ def attempt_status(positions, flags, fog):
     children, parents, moves = expand(positions, fog)
     unique = np.unique(moves)
     status = np.zeros((positions.shape[0], unique.shape[0]), dtype=np.int8)
-    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    _status_into(positions, children, parents, moves, unique, flags, fog, status, np.empty(MAX_MOVES, dtype=np.int64))
+    return unique, status
+
+
+@njit(cache=True, _nrt=False)
+def _status_into(positions, children, parents, moves, unique, flags, fog, status, buffer):
+    """Fill ``status`` (compiled without reference counting: row views are free)."""
     for i in range(children.shape[0]):
         column = np.searchsorted(unique, moves[i])
         parent = parents[i]
@@ -45,7 +51,6 @@ def attempt_status(positions, flags, fog):
             code, _ = announce(positions[parent], moves[i], children[i], flags, buffer)
             wins = (code & END_MASK) >> END_SHIFT == END_CHECKMATE
         status[parent, column] = STATUS_WINS if wins else STATUS_FAILS
-    return unique, status
 
 
 @njit(cache=True)

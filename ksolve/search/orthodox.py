@@ -36,7 +36,7 @@ from ksolve.board.layout import (
 )
 from ksolve.board.makemove import make_move
 from ksolve.board.movegen import checkers_of, fog_moves, has_legal_move, legal_moves
-from ksolve.board.tables import BETWEEN, BISHOP_PSEUDO, KNIGHT_ATTACKS, PAWN_ATTACKS, ROOK_PSEUDO, SQUARE_BB
+from ksolve.board.tables import BETWEEN, BISHOP_PSEUDO, KNIGHT_ATTACKS, LINE, PAWN_ATTACKS, ROOK_PSEUDO, SQUARE_BB
 from ksolve.rules.kernels import FLAG_INSUFFICIENT, FLAG_MOVE_LIMIT, is_insufficient
 
 
@@ -64,7 +64,7 @@ class OrthodoxTable:
         return self.move_keys, self.move_results
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _probe(position, moves, flags, keys, won, lost):
     """1 known win, 0 known loss, -1 unknown (or too near a move-count draw)."""
     if np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= flags[FLAG_MOVE_LIMIT]:
@@ -80,7 +80,7 @@ def _probe(position, moves, flags, keys, won, lost):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _store(position, moves, result, flags, keys, won, lost):
     if np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= flags[FLAG_MOVE_LIMIT]:
         return
@@ -99,13 +99,32 @@ def _store(position, moves, result, flags, keys, won, lost):
 @njit(cache=True)
 def orthodox_wins(position, moves, flags, fog, keys, won, lost):
     """Whether White, seeing everything, forces a win within ``moves`` moves."""
-    return _search(position, moves, flags, fog, keys, won, lost, 0) == 1
+    return _search(position, moves, flags, fog, keys, won, lost, 0, workspace(moves)) == 1
 
 
 @njit(cache=True)
-def _search(position, moves, flags, fog, keys, won, lost, budget):
+def workspace(moves):
+    """Scratch arrays for a search of ``moves`` moves: ``(stack, lists, counts,
+    index, scratch, spare)``.  The search kernels themselves run without
+    numba's reference counting (``_nrt=False``), which made every array view
+    an atomic increment and decrement and cost about half of their time."""
+    rows = 2 * moves + 1
+    return (np.empty((rows, POSITION_WIDTH), dtype=np.uint64), np.empty((rows, MAX_MOVES), dtype=np.int64),
+            np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64),
+            np.empty(POSITION_WIDTH, dtype=np.uint64), np.empty(MAX_MOVES, dtype=np.int64))
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _copy_row(source, target):
+    for column in range(POSITION_WIDTH):
+        target[column] = source[column]
+
+
+@njit(cache=True, _nrt=False)
+def _search(position, moves, flags, fog, keys, won, lost, budget, work):
     """1 if White forces a win within ``moves``, 0 if not, -1 if undecided
-    after ``budget`` moves made (0: no budget).
+    after ``budget`` moves made (0: no budget); ``work`` is a ``workspace``
+    of at least ``moves`` moves.
 
     An iterative AND-OR depth-first search (even plies White's, odd Black's).
     On White's last move only checks (king captures in Fog of War) can win.
@@ -113,15 +132,10 @@ def _search(position, moves, flags, fog, keys, won, lost, budget):
     known = _probe(position, moves, flags, keys, won, lost)
     if known >= 0:
         return known
-    plies = 2 * moves
-    stack = np.empty((plies + 1, POSITION_WIDTH), dtype=np.uint64)
-    lists = np.empty((plies + 1, MAX_MOVES), dtype=np.int64)
-    counts = np.zeros(plies + 1, dtype=np.int64)
-    index = np.zeros(plies + 1, dtype=np.int64)
-    stack[0] = position
+    stack, lists, counts, index, scratch, spare = work
+    _copy_row(position, stack[0])
+    index[0] = 0
     counts[0] = _generate(stack[0], lists[0], fog)
-    scratch = np.empty(POSITION_WIDTH, dtype=np.uint64)
-    spare = np.empty(MAX_MOVES, dtype=np.int64)
     if not fog and moves > 1:
         _checks_first(stack[0], lists[0], counts[0], scratch)
     ply = 0
@@ -139,8 +153,13 @@ def _search(position, moves, flags, fog, keys, won, lost, budget):
             last = ply // 2 + 1 == moves
             result = _after_white_move(stack, lists, counts, index, ply, move, last, flags, fog)
             if result == 2:
-                ply += 1
-                result = -1
+                left = moves - ply // 2 - 1
+                if left >= 2 and _known_escape(stack[ply + 1], lists[ply + 1], counts[ply + 1], left, flags, fog,
+                                               keys, won, lost, scratch):
+                    result = -1  # a reply known to refute: the move does not win
+                else:
+                    ply += 1
+                    result = -1
         else:
             reply = lists[ply, index[ply]]
             index[ply] += 1
@@ -184,7 +203,7 @@ def _search(position, moves, flags, fog, keys, won, lost, budget):
                 result = 0 if result == 0 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _after_white_move(stack, lists, counts, index, ply, move, last, flags, fog):
     """1: the move wins at once; -1: it does not (try the next); 2: go on to Black's replies."""
     position = stack[ply]
@@ -217,77 +236,117 @@ def _after_white_move(stack, lists, counts, index, ply, move, last, flags, fog):
     return 2
 
 
-@njit(cache=True)
-def gives_check(position, move, scratch):
-    """Whether the legal ``move`` checks the enemy king, mostly without making
-    it (castling and en passant are made in ``scratch``)."""
+@njit(cache=True, _nrt=False)
+def _known_escape(position, replies, count, left, flags, fog, keys, won, lost, scratch):
+    """Whether one of Black's ``replies`` leads where the table already knows
+    White has no win in ``left`` (an enhanced transposition cutoff: probing
+    every reply costs less than searching the first)."""
+    for j in range(count):
+        make_move(position, replies[j], scratch)
+        if fog and scratch[KING] == 0:
+            return True
+        if _probe(scratch, left, flags, keys, won, lost) == 0:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def check_context(position):
+    """What decides whether a move of the side to move checks the enemy king,
+    computed once per position: ``(king square or -1, squares from which a
+    pawn / knight / bishop / rook checks, men whose leaving the line to the
+    king discovers a check)``."""
     us = np.int64(position[COLUMN_TURN])
     king = position[(1 - us) * COLUMN_BLACK + KING]
+    zero = np.uint64(0)
     if king == 0:
-        return False
+        return -1, zero, zero, zero, zero, zero
     ksq = lsb(king)
+    base = us * COLUMN_BLACK
+    ours = color_occupancy(position, us)
+    occupied = ours | color_occupancy(position, 1 - us)
+    queens = position[base + QUEEN]
+    snipers = ((ROOK_PSEUDO[ksq] & (position[base + ROOK] | queens))
+               | (BISHOP_PSEUDO[ksq] & (position[base + BISHOP] | queens)))
+    discoverers = zero
+    while snipers:
+        sniper = lsb(snipers)
+        snipers &= snipers - np.uint64(1)
+        between = BETWEEN[ksq, sniper] & occupied
+        if between and not between & (between - np.uint64(1)) and between & ours:
+            discoverers |= between
+    return (ksq, PAWN_ATTACKS[1 - us, ksq], KNIGHT_ATTACKS[ksq], bishop_attacks(ksq, occupied),
+            rook_attacks(ksq, occupied), discoverers)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _checks(position, move, context, scratch):
+    """Whether the legal ``move`` checks, given the position's ``check_context``
+    (castling, en passant and promotions are made in ``scratch``)."""
+    ksq, pawn_squares, knight_squares, bishop_squares, rook_squares, discoverers = context
+    if ksq < 0:
+        return False
     start = move & 63
     to = (move >> 6) & 63
-    promotion = move >> 12
-    base = us * COLUMN_BLACK
     from_bb = SQUARE_BB[start]
+    to_bb = SQUARE_BB[to]
+    base = np.int64(position[COLUMN_TURN]) * COLUMN_BLACK
     piece = KING
     for p in range(5):
         if position[base + p] & from_bb:
             piece = p
             break
-    occupied = color_occupancy(position, 0) | color_occupancy(position, 1)
-    if ((piece == KING and abs((to & 7) - (start & 7)) == 2)
-            or (piece == PAWN and (to & 7) != (start & 7) and not occupied & SQUARE_BB[to])):
-        make_move(position, move, scratch)  # castling, en passant
+    if (move >> 12) != 0 or (piece == KING and abs((to & 7) - (start & 7)) == 2) or (
+            piece == PAWN and (to & 7) != (start & 7)
+            and not (color_occupancy(position, 0) | color_occupancy(position, 1)) & to_bb):
+        make_move(position, move, scratch)  # promotion, castling, en passant
         return checkers_of(scratch) != 0
-    after = (occupied & ~from_bb) | SQUARE_BB[to]
-    moved = promotion if promotion else piece
-    if moved == PAWN:
-        if PAWN_ATTACKS[us, to] & king:
-            return True
-    elif moved == KNIGHT:
-        if KNIGHT_ATTACKS[to] & king:
-            return True
-    elif moved != KING:
-        if moved != ROOK and BISHOP_PSEUDO[to] & king and not BETWEEN[to, ksq] & after:
-            return True
-        if moved != BISHOP and ROOK_PSEUDO[to] & king and not BETWEEN[to, ksq] & after:
-            return True
-    queens = position[base + QUEEN]
-    if BISHOP_PSEUDO[ksq] & from_bb:
-        sliders = (position[base + BISHOP] | queens) & ~from_bb
-        if sliders and bishop_attacks(ksq, after) & sliders:
-            return True
-    if ROOK_PSEUDO[ksq] & from_bb:
-        sliders = (position[base + ROOK] | queens) & ~from_bb
-        if sliders and rook_attacks(ksq, after) & sliders:
-            return True
+    if discoverers & from_bb and not LINE[ksq, start] & to_bb:
+        return True
+    if piece == PAWN:
+        return (pawn_squares & to_bb) != 0
+    if piece == KNIGHT:
+        return (knight_squares & to_bb) != 0
+    if piece == BISHOP:
+        return (bishop_squares & to_bb) != 0
+    if piece == ROOK:
+        return (rook_squares & to_bb) != 0
+    if piece == QUEEN:
+        return ((bishop_squares | rook_squares) & to_bb) != 0
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def gives_check(position, move, scratch):
+    """Whether the legal ``move`` checks the enemy king, mostly without making
+    it (promotions, castling and en passant are made in ``scratch``)."""
+    return _checks(position, move, check_context(position), scratch)
+
+
+@njit(cache=True, _nrt=False)
 def _mates_in_one(position, moves, count, flags, scratch, spare):
     """Whether one of White's ``moves`` mates (orthodox chess)."""
+    context = check_context(position)
     for i in range(count):
-        if gives_check(position, moves[i], scratch):
+        if _checks(position, moves[i], context, scratch):
             make_move(position, moves[i], scratch)
             if not has_legal_move(scratch, spare) and not _drawn(scratch, flags):
                 return True
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _checks_first(position, moves, count, scratch):
     """Reorder White's ``moves`` in place: checking moves first (mates are checks)."""
+    context = check_context(position)
     front = 0
     for i in range(count):
-        if gives_check(position, moves[i], scratch):
+        if _checks(position, moves[i], context, scratch):
             moves[front], moves[i] = moves[i], moves[front]
             front += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _captures_first(position, moves, count):
     """Reorder Black's ``moves`` in place: captures first (the usual refutations)."""
     us = np.int64(position[COLUMN_TURN])
@@ -301,14 +360,14 @@ def _captures_first(position, moves, count):
             front += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _drawn(position, flags):
     """A referee's draw for lack of material or the move limit."""
     return (is_insufficient(position, flags[FLAG_INSUFFICIENT])
             or np.int64(position[COLUMN_HALFMOVE]) >= flags[FLAG_MOVE_LIMIT])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _generate(position, out, fog):
     return fog_moves(position, out) if fog else legal_moves(position, out)
 
@@ -317,8 +376,9 @@ def _generate(position, out, fog):
 def fails_in(positions, moves, flags, fog, keys, won, lost, budget):
     """Index of the first position shown to have no orthodox win in ``moves``,
     or -1 (a search that runs out of ``budget`` shows nothing)."""
+    work = workspace(moves)
     for i in range(positions.shape[0]):
-        if _search(positions[i], moves, flags, fog, keys, won, lost, budget) == 0:
+        if _search(positions[i], moves, flags, fog, keys, won, lost, budget, work) == 0:
             return i
     return -1
 
@@ -327,12 +387,15 @@ def fails_in(positions, moves, flags, fog, keys, won, lost, budget):
 def move_wins(position, move, moves, flags, fog, keys, won, lost, budget):
     """Whether ``move`` (legal in ``position``) is an orthodox winning first move
     within ``moves``: 1 yes, 0 no, -1 undecided within ``budget`` per reply."""
-    plies = 2
-    stack = np.empty((plies + 1, POSITION_WIDTH), dtype=np.uint64)
-    lists = np.empty((plies + 1, MAX_MOVES), dtype=np.int64)
-    counts = np.zeros(plies + 1, dtype=np.int64)
-    index = np.zeros(plies + 1, dtype=np.int64)
-    stack[0] = position
+    return _move_wins(position, move, moves, flags, fog, keys, won, lost, budget, workspace(1), workspace(moves))
+
+
+@njit(cache=True, _nrt=False)
+def _move_wins(position, move, moves, flags, fog, keys, won, lost, budget, outer, inner):
+    """``move_wins`` with its workspaces: ``outer`` for the move and Black's
+    replies, ``inner`` for the searches after them."""
+    stack, lists, counts, index, scratch, spare = outer
+    _copy_row(position, stack[0])
     outcome = _after_white_move(stack, lists, counts, index, 0, move, moves == 1, flags, fog)
     if outcome != 2:
         return 1 if outcome == 1 else 0
@@ -344,14 +407,13 @@ def move_wins(position, move, moves, flags, fog, keys, won, lost, budget):
             return 0
     undecided = False
     for j in range(counts[1]):
-        grandchild = stack[2]
         make_move(child, lists[1, j], grandchild)
         if fog:
             if grandchild[KING] == 0:
                 return 0
         elif not has_legal_move(grandchild, lists[2]) or _drawn(grandchild, flags):
             return 0
-        result = _search(grandchild, moves - 1, flags, fog, keys, won, lost, budget)
+        result = _search(grandchild, moves - 1, flags, fog, keys, won, lost, budget, inner)
         if result == 0:
             return 0
         undecided = undecided or result < 0
@@ -362,8 +424,8 @@ MOVE_SALT = np.uint64(0x9E3779B97F4A7C15)
 DEPTH_SALT = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-@njit(cache=True)
-def _cached_move_wins(position, move, moves, flags, fog, keys, won, lost, move_keys, move_results, budget):
+@njit(cache=True, _nrt=False)
+def _cached_move_wins(position, move, moves, flags, fog, keys, won, lost, move_keys, move_results, budget, outer, inner):
     """``move_wins`` remembered per (position, move, moves) when decided
     (stored as 1 + result); an undecided move counts as winning (it is kept)."""
     key = position[COLUMN_HASH] ^ (np.uint64(move + 1) * MOVE_SALT) ^ (np.uint64(moves) * DEPTH_SALT)
@@ -371,7 +433,7 @@ def _cached_move_wins(position, move, moves, flags, fog, keys, won, lost, move_k
     near_draw = np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= flags[FLAG_MOVE_LIMIT]
     if move_keys[slot] == key and move_results[slot] != 0 and not near_draw:
         return move_results[slot] == 2
-    result = move_wins(position, move, moves, flags, fog, keys, won, lost, budget)
+    result = _move_wins(position, move, moves, flags, fog, keys, won, lost, budget, outer, inner)
     if result < 0:
         return True
     if not near_draw:
@@ -389,15 +451,21 @@ def viable_attempts(positions, candidates, moves, flags, fog, keys, won, lost, m
     refuted attempts before first.  An orthodox search that exceeds ``budget``
     moves decides nothing, and the attempt is kept.
     """
-    n = positions.shape[0]
+    refuted_by = np.full(candidates.shape[0], -1, dtype=np.int64)
+    _refute_into(positions, candidates, moves, flags, fog, keys, won, lost, move_keys, move_results, budget,
+                 refuted_by, np.empty(MAX_MOVES, dtype=np.int64), workspace(1), workspace(moves))
+    return refuted_by
+
+
+@njit(cache=True, _nrt=False)
+def _refute_into(positions, candidates, moves, flags, fog, keys, won, lost, move_keys, move_results, budget,
+                 refuted_by, buffer, outer, inner):
     m = candidates.shape[0]
-    refuted_by = np.full(m, -1, dtype=np.int64)
-    buffer = np.empty(MAX_MOVES, dtype=np.int64)
     open_count = m
     # Position by position (the order given), each position's moves generated
     # once: a candidate is tested where legal until one position refutes it,
     # and positions are no longer generated once every candidate is refuted.
-    for i in range(n):
+    for i in range(positions.shape[0]):
         if open_count == 0:
             break
         count = _generate(positions[i], buffer, fog)
@@ -406,8 +474,7 @@ def viable_attempts(positions, candidates, moves, flags, fog, keys, won, lost, m
             for c in range(m):
                 if candidates[c] == move:
                     if refuted_by[c] < 0 and not _cached_move_wins(positions[i], move, moves, flags, fog, keys, won,
-                                                                   lost, move_keys, move_results, budget):
+                                                                   lost, move_keys, move_results, budget, outer, inner):
                         refuted_by[c] = i
                         open_count -= 1
                     break
-    return refuted_by

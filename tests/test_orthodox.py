@@ -1,0 +1,87 @@
+"""The full-information kernels the prover's bounds rest on, against python-chess:
+which moves check (``gives_check``, computed from a per-position context) and
+orthodox forced mate within one and two moves (``orthodox_wins``)."""
+
+from __future__ import annotations
+
+import chess
+import numpy as np
+import pytest
+
+from ksolve.board import position_from_fen
+from ksolve.board.convert import move_from_uci
+from ksolve.board.layout import POSITION_WIDTH
+from ksolve.rules import get_rules
+from ksolve.search.orthodox import OrthodoxTable, gives_check, orthodox_wins
+from positions import PERFT_SUITE, SPECIAL_STARTS, random_game_positions, random_placements
+
+ORTHODOX_FLAGS = get_rules("orthodox").flags
+
+
+def _boards_for_checks():
+    yield from random_game_positions(list(PERFT_SUITE.values()) + SPECIAL_STARTS, 120, seed=11, max_plies=80)
+    yield from random_placements(1500, seed=12)
+    # Promotions onto the line of the king behind the pawn, discovered checks by
+    # every kind of man, castling and en passant into check.
+    for fen in ("8/1P6/8/8/8/8/8/1k4K1 w - - 0 1", "n6k/1P6/8/8/8/8/8/6K1 w - - 0 1",
+                "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "7k/8/8/4N3/8/8/1B6/K7 w - - 0 1",
+                "5k2/8/8/8/8/8/8/R3K3 w Q - 0 1", "8/8/8/k1pP3Q/8/8/8/4K3 w - c6 0 1",
+                "8/8/8/1k1pP2R/8/8/8/4K3 w - d6 0 1", "3k4/8/8/8/8/8/3P4/3RK3 w - - 0 1"):
+        yield chess.Board(fen)
+
+
+def test_gives_check_agrees_with_python_chess_on_every_legal_move() -> None:
+    scratch = np.empty(POSITION_WIDTH, dtype=np.uint64)
+    compared = checks = 0
+    for board in _boards_for_checks():
+        position = position_from_fen(board.fen())
+        for move in board.legal_moves:
+            expected = board.gives_check(move)
+            assert bool(gives_check(position, move_from_uci(move.uci()), scratch)) == expected, (board.fen(), move)
+            compared += 1
+            checks += expected
+    assert compared > 40_000 and checks > 2_000
+
+
+def _mates_within(board: chess.Board, moves: int) -> bool:
+    """python-chess brute force: White to move forces mate within ``moves``."""
+    for move in board.legal_moves:
+        board.push(move)
+        try:
+            if board.is_checkmate() and not board.is_insufficient_material():
+                return True
+            if moves > 1 and not board.is_game_over() and all(
+                    _after_reply(board, reply, moves - 1) for reply in list(board.legal_moves)):
+                return True
+        finally:
+            board.pop()
+    return False
+
+
+def _after_reply(board: chess.Board, reply: chess.Move, moves: int) -> bool:
+    board.push(reply)
+    try:
+        return not board.is_game_over() and _mates_within(board, moves)
+    finally:
+        board.pop()
+
+
+def _sparse_white_to_move(count: int, seed: int, most_men: int):
+    for board in random_placements(count * 50, seed):
+        if board.turn == chess.WHITE and len(board.piece_map()) <= most_men and not board.is_game_over():
+            yield board
+            count -= 1
+            if count == 0:
+                return
+
+
+@pytest.mark.parametrize("moves, count, most_men", [(1, 400, 14), (2, 70, 7)])
+def test_orthodox_mate_agrees_with_python_chess(moves: int, count: int, most_men: int) -> None:
+    table = OrthodoxTable(1 << 16)
+    outcomes = []
+    for board in _sparse_white_to_move(count, seed=100 + moves, most_men=most_men):
+        expected = _mates_within(board, moves)
+        position = position_from_fen(board.fen())
+        assert bool(orthodox_wins(position, moves, ORTHODOX_FLAGS, False, *table.arrays)) == expected, board.fen()
+        outcomes.append(expected)
+    assert len(outcomes) == count and 0 < sum(outcomes) < count  # both answers occur
