@@ -100,8 +100,11 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--certificate", "certificate_path", type=click.Path(dir_okay=False, writable=True),
               help="Write the proven strategy as a certificate for `ksolve check`.")
+@click.option("--search", type=click.Choice(["pn", "dfs"]), default="pn", show_default=True,
+              help="Proof-number search, or the depth-first prover alone (same results).")
 def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rules_name: str | None,
-          timeout: float | None, max_nodes: int | None, as_json: bool, certificate_path: str | None) -> None:
+          timeout: float | None, max_nodes: int | None, as_json: bool, certificate_path: str | None,
+          search: str) -> None:
     """Prove that White wins whatever the hidden units and whatever Black plays,
     and print the strategy (exit 0), or that he cannot (exit 1); 3: unknown.
     FILE is a problem file (.toml) or a Kriegspiel game (.pgn, with --ply or
@@ -123,7 +126,8 @@ def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rul
         moves = None  # the stipulation came from --ply/--moves
     try:
         rules = load_rules(rules_name) if rules_name else None
-        result = solve_problem(problem, moves, rules, Limits(timeout, max_nodes), _progress_printer())
+        result = solve_problem(problem, moves, rules, Limits(timeout, max_nodes), _progress_printer(),
+                               search=search)
     except ProblemError as error:
         fail(str(error))
     if certificate_path and result.status == SOLVED:

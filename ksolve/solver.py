@@ -23,6 +23,7 @@ import numpy as np
 
 from ksolve.belief import BeliefState
 from ksolve.problem import Problem
+from ksolve.search.pns import ProofNumberSearch
 from ksolve.search.prover import Limits, Prover, SearchAborted, Stats
 from ksolve.solution import belief_summary, key_move, strategy_tree
 
@@ -48,9 +49,17 @@ class SolveResult:
     """The initial classes (what White hears first) and their sizes."""
 
 
+SEARCHES = ("pn", "dfs")
+"""Proof-number search over the depth-first prover's exact leaves, or the depth-first prover alone."""
+
+
 def solve(problem: Problem, moves: int | None = None, rules=None, limits: Limits | None = None,
-          progress: Callable[[Stats, int], None] | None = None, tree: bool = True) -> SolveResult:
-    """Prove or refute the problem's stipulation (``moves``/``rules`` override the file's)."""
+          progress: Callable[[Stats, int], None] | None = None, tree: bool = True,
+          search: str = "pn") -> SolveResult:
+    """Prove or refute the problem's stipulation (``moves``/``rules`` override the file's).
+
+    ``search``: ``pn`` (df-pn, ``ksolve.search.pns``) or ``dfs`` (the depth-first
+    prover alone); both prove the same results, at different speeds."""
     rules = rules or problem.rules
     max_moves = moves or problem.moves
     started = time.perf_counter()
@@ -59,11 +68,12 @@ def solve(problem: Problem, moves: int | None = None, rules=None, limits: Limits
     labelled = [(rules.describe(key), part) for key, part in classes]
     first_keys = [[int(k) for k in np.asarray(key)] for key, _ in classes]
     prover = Prover(rules, limits, progress)
+    wins = ProofNumberSearch(prover).wins if search == "pn" else prover.wins
     found = None
     try:
         for depth in range(1, max_moves + 1):
             prover.depth = depth
-            if all(prover.wins(part, depth) for _, part in labelled):
+            if all(wins(part, depth) for _, part in labelled):
                 found = depth
                 break
     except SearchAborted as aborted:

@@ -281,29 +281,48 @@ class Prover:
 
     def attempt_wins(self, belief: BeliefState, move: int, moves: int, state: int = FRESH) -> bool:
         """Whether trying ``move`` first wins within ``moves`` whatever the answer."""
-        classes = belief.attempt(self.rules, move)
-        refused = None
+        outcome = self.attempt_outcome(belief, move, moves, state)
+        if outcome is None:
+            return False
+        going_on, refused, after_refusal = outcome
+        return (all(self.black_wins_not(part, moves - 1) for part in going_on)
+                and all(self.wins(part, moves, after_refusal) for part in refused))
+
+    def attempt_outcome(self, belief: BeliefState, move: int, moves: int, state: int = FRESH
+                        ) -> tuple[list[BeliefState], list[BeliefState], int] | None:
+        """What is left to win after trying ``move``: ``(going_on, refused,
+        state after "No")``, the classes in which Black replies (largest first)
+        and the "No" classes (one, or several where a refusal tells more, as
+        in orthodox chess); None if an answer already loses (a draw, or no
+        move left to mate with)."""
+        refused = []
         going_on = []
-        for key, part in classes:
+        for key, part in belief.attempt(self.rules, move):
             if is_refusal(key):
-                refused = part
+                refused.append(part)
                 continue
             end = codes.end_of(int(key[0]))
             if end == self.success:
                 continue
             if end != codes.END_NONE or moves == 1:
-                return False
+                return None
             going_on.append(part)
         going_on.sort(key=len, reverse=True)
-        for part in going_on:
-            if not self.black_wins_not(part, moves - 1):
-                return False
-        if refused is None:
-            return True
         after_refusal = ASKED if state == MUST_TRY else state  # English: one pawn try fulfils "Yes"
-        if len(refused) == len(belief) and after_refusal == state:
-            return False  # refused everywhere: nothing learnt, nothing changed
-        return self.wins(refused, moves, after_refusal)
+        if len(refused) == 1 and len(refused[0]) == len(belief) and after_refusal == state:
+            return None  # refused everywhere: nothing learnt, nothing changed
+        return going_on, refused, after_refusal
+
+    def reply_classes(self, belief: BeliefState) -> list[BeliefState] | None:
+        """Black's replies grouped by what White hears, largest first; None if
+        one of them ends the game (White has not won)."""
+        classes = []
+        for reply_key, part in belief.replies(self.rules):
+            if codes.end_of(int(reply_key[0])) != codes.END_NONE:
+                return None
+            classes.append(part)
+        classes.sort(key=len, reverse=True)
+        return classes
 
     def black_wins_not(self, belief: BeliefState, moves: int) -> bool:
         """Whether White wins within ``moves`` after every Black reply in ``belief``."""
@@ -312,12 +331,8 @@ class Prover:
         if known is not None:
             self.stats.table_hits += 1
             return known
-        result = True
-        classes = sorted(belief.replies(self.rules), key=lambda kc: -len(kc[1]))
-        for reply_key, part in classes:
-            if codes.end_of(int(reply_key[0])) != codes.END_NONE or not self.wins(part, moves):
-                result = False
-                break
+        classes = self.reply_classes(belief)
+        result = classes is not None and all(self.wins(part, moves) for part in classes)
         self.black_table[key] = result
         return result
 

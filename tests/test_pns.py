@@ -1,0 +1,82 @@
+"""Proof-number search (``ksolve.search.pns``) against the depth-first prover
+and the independent checker.
+
+Above ``exact_moves`` the proof-number search decides everything itself, so
+the tests lower it to 1 (only the last move is left to the depth-first
+prover's kernel): then the seeded random problems of the brute-force test
+(n <= 3) exercise every part of it, OR and AND nodes, "No" branches, and in
+the rule sets with "Any?" the question and its obligations."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import pytest
+
+import ksolve.solver
+from ksolve.problem import load_problem, load_problem_text
+from ksolve.rules import get_rules
+from ksolve.search.pns import ProofNumberSearch
+from ksolve.search.prover import Prover
+from ksolve.solver import SOLVED, solve
+from test_solver_vs_bruteforce import generate_problems
+
+
+def _agree(rules_name: str, belief, moves: int) -> bool:
+    rules = get_rules(rules_name)
+    expected = Prover(rules).wins(belief, moves)
+    for exact in (1, 2):
+        assert ProofNumberSearch(Prover(rules), exact_moves=exact).wins(belief, moves) == expected
+    return expected
+
+
+def test_agrees_with_the_depth_first_prover_on_random_problems() -> None:
+    problems = generate_problems()
+    won = sum(_agree(problem.rules, belief, problem.moves) for problem, belief in problems)
+    assert 50 < won < len(problems) - 50  # both verdicts are well represented
+
+
+@pytest.mark.parametrize("rules_name", ["berkeley-any", "english"])
+def test_agrees_where_white_may_ask_any(rules_name: str) -> None:
+    """The same beliefs under the rule sets with "Any?" (a question node with
+    its answers, and the "Try"/"Yes" obligations)."""
+    with_pawns = [(problem, belief) for problem, belief in generate_problems()
+                  if "P" in problem.fen.split()[0] and problem.moves >= 2][:60]
+    assert len(with_pawns) >= 20
+    for problem, belief in with_pawns:
+        _agree(rules_name, belief, problem.moves)
+
+
+def test_strategies_found_are_certified_by_the_checker(tmp_path, monkeypatch) -> None:
+    """``solve`` with the proof-number search deciding all but the last move:
+    every strategy it builds is replayed by the independent checker."""
+    from ksolve.certificate import certificate
+    from ksolve.check import check_certificate
+
+    monkeypatch.setattr(ksolve.solver, "ProofNumberSearch", functools.partial(ProofNumberSearch, exact_moves=1))
+    checked = 0
+    for index, (problem, _) in enumerate(generate_problems()[:250]):
+        path = tmp_path / f"p{index}.toml"
+        path.write_text(f'stipulation = "#{problem.moves}"\nrules = "{problem.rules}"\n[position]\n'
+                        f'fen = "{problem.fen}"\nhidden = {json.dumps(list(problem.hidden))}\n')
+        loaded = load_problem(path)
+        result = solve(loaded)
+        if result.status != SOLVED:
+            continue
+        verdict = check_certificate(path, json.loads(json.dumps(certificate(loaded, result))))
+        assert verdict.verified, f"#{index} {problem}: {verdict.format()}"
+        checked += 1
+    assert checked >= 40
+
+
+def test_proves_a_hidden_king_mate_the_depth_first_search_finds_slowly() -> None:
+    """K+Q against a king hidden on one of nine corner squares: mate in 9.
+    The depth-first prover needs about 390,000 nodes at depth 9 (every wrong
+    attempt refuted); the proof-number search a few hundred."""
+    problem = load_problem_text(
+        'stipulation = "#9"\nrules = "berkeley"\n[position]\nfen = "8/8/8/8/8/8/8/K6Q w - - 0 1"\n'
+        'hidden = [{piece = "k", squares = ["a8","b8","c8","a7","b7","c7","a6","b6","c6"]}]\n')
+    prover = Prover(problem.rules)
+    assert ProofNumberSearch(prover).wins(problem.belief(), 9)
+    assert prover.stats.nodes < 20_000
