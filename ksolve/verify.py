@@ -29,6 +29,7 @@ import networkx as nx
 from ksolve.belief import BeliefState, is_refusal
 from ksolve.problem import Problem
 from ksolve.rules import codes
+from ksolve.search.pns import ProofNumberSearch
 from ksolve.search.prover import ASK, ASKED, FRESH, MUST_TRY, Limits, Prover, SearchAborted, Stats
 from ksolve.solution import belief_summary, move_label
 
@@ -169,14 +170,16 @@ def _first_attempts(rules, classes: list[BeliefState]) -> list[int]:
 def _winning_depths(prover: Prover, classes: list[BeliefState], firsts: list[int], moves: int) -> dict[int, int]:
     """The fewest moves with which each winning first attempt wins.
 
-    Iterative deepening over all first attempts together: what one depth
-    leaves in the table orders and shortens the next.
+    Iterative deepening over all first attempts together (each by
+    proof-number search): what one depth leaves in the table orders and
+    shortens the next.
     """
+    search = ProofNumberSearch(prover)
     needed: dict[int, int] = {}
     for depth in range(1, moves + 1):
         prover.depth = depth
         for first in firsts:
-            if first not in needed and all(_first_wins(prover, part, first, depth) for part in classes):
+            if first not in needed and all(search.attempt_wins(part, first, depth) for part in classes):
                 needed[first] = depth
     return needed
 

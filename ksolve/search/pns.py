@@ -86,6 +86,13 @@ class ProofNumberSearch:
         proof, _ = self._numbers(root)
         return proof == 0
 
+    def attempt_wins(self, belief: BeliefState, move: int, moves: int, state: int = FRESH) -> bool:
+        """Whether trying ``move`` first (``ASK``: asking "Any?") wins within ``moves``."""
+        root = AttemptNode(WhiteNode(belief, moves, state), move)
+        self._search(root, INFINITE, INFINITE)
+        proof, _ = self._numbers(root)
+        return proof == 0
+
     # --- the MID procedure -------------------------------------------------
     def _search(self, node, proof_threshold: int, disproof_threshold: int) -> None:
         self.prover._tick()
