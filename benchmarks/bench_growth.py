@@ -1,6 +1,8 @@
 """How the solve time grows with the number of moves: Rotenberg 1976 (one
 hidden piece), iterative deepening depth by depth, one prover (as ``ksolve
-solve`` runs it), with the time and nodes each depth adds.
+solve`` runs it), with the time and nodes each depth adds; once with the
+proof-number search (``ksolve solve``'s default) and once with the
+depth-first prover alone (``--search dfs``).
 
     python benchmarks/bench_growth.py [--max-depth 8] [-o OUT.json]
 """
@@ -20,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import machine  # noqa: E402
 
 from ksolve.problem import load_problem  # noqa: E402
+from ksolve.search.pns import ProofNumberSearch  # noqa: E402
 from ksolve.search.prover import Prover  # noqa: E402
 
 
@@ -32,18 +35,21 @@ def main() -> None:
     problem = load_problem(args.problem)
     belief = problem.belief()
     Prover(problem.rules).wins(belief, 2)  # compile the kernels outside the timing
-    prover = Prover(problem.rules)
     rows = []
-    for depth in range(1, args.max_depth + 1):
-        nodes_before = prover.stats.nodes
-        start = time.perf_counter()
-        won = prover.wins(belief, depth)
-        seconds = time.perf_counter() - start
-        rows.append({"depth": depth, "wins": won, "seconds": seconds, "nodes": prover.stats.nodes - nodes_before})
-        print(f"depth {depth}: {'mate' if won else 'no mate'}, {rows[-1]['nodes']:,} nodes, {seconds:.2f} s",
-              flush=True)
-        if won:
-            break
+    for search in ("pn", "dfs"):
+        prover = Prover(problem.rules)
+        wins = ProofNumberSearch(prover).wins if search == "pn" else prover.wins
+        for depth in range(1, args.max_depth + 1):
+            nodes_before = prover.stats.nodes
+            start = time.perf_counter()
+            won = wins(belief, depth)
+            seconds = time.perf_counter() - start
+            rows.append({"search": search, "depth": depth, "wins": won, "seconds": seconds,
+                         "nodes": prover.stats.nodes - nodes_before})
+            print(f"{search} depth {depth}: {'mate' if won else 'no mate'}, {rows[-1]['nodes']:,} nodes, "
+                  f"{seconds:.2f} s", flush=True)
+            if won:
+                break
     result = {"benchmark": "growth", "problem": problem.id, "date": time.strftime("%Y-%m-%dT%H:%M:%S"),
               "machine": machine(), "rows": rows}
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)

@@ -68,6 +68,7 @@ def solve(problem: Problem, moves: int | None = None, rules=None, limits: Limits
     labelled = [(rules.describe(key), part) for key, part in classes]
     first_keys = [[int(k) for k in np.asarray(key)] for key, _ in classes]
     prover = Prover(rules, limits, progress)
+    prover.fit_bounds(belief)
     wins = ProofNumberSearch(prover).wins if search == "pn" else prover.wins
     found = None
     try:

@@ -126,6 +126,7 @@ def verify(problem: Problem, moves: int | None = None, rules=None, limits: Limit
     belief = problem.belief()
     classes = [part for _, part in belief.turn_info(rules)]
     prover = Prover(rules, limits, progress)
+    prover.fit_bounds(belief)
     report = Verification(UNKNOWN, moves, published_key=problem.published_key, belief_size=len(belief))
     try:
         firsts = _first_attempts(rules, classes)
