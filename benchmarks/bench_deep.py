@@ -13,6 +13,9 @@ problem, in one run:
   asks), for n = the shortest mate and n = 15;
 - ``dfs``: the depth-first prover alone at the shortest depth, for comparison.
 
+The provers fit their full-information bounds to the material as ``ksolve
+solve`` does (``Prover.fit_bounds``: eight moves with three men).
+
 Every search has a time limit; a search that hits it is reported as such.
 
     python benchmarks/bench_deep.py [--timeout S] [--only NAME ...] [-o OUT.json]
@@ -54,8 +57,9 @@ def _timed(run, prover: Prover) -> dict:
 def shortest(problem, timeout: float) -> dict:
     """Iterative deepening with proof-number search, one table for all depths."""
     prover = Prover(problem.rules, Limits(seconds=timeout))
-    search = ProofNumberSearch(prover)
     belief = problem.belief()
+    prover.fit_bounds(belief)  # as ksolve solve does
+    search = ProofNumberSearch(prover)
     rows = []
     for depth in range(1, problem.moves + 1):
         row = _timed(lambda: search.wins(belief, depth), prover)
@@ -71,6 +75,7 @@ def direct(problem, moves: int, timeout: float, search: str = "pn") -> dict:
     """Mate within ``moves`` proven from an empty table."""
     prover = Prover(problem.rules, Limits(seconds=timeout))
     belief = problem.belief()
+    prover.fit_bounds(belief)
     run = ProofNumberSearch(prover).wins if search == "pn" else prover.wins
     return {"moves": moves, "search": search, **_timed(lambda: run(belief, moves), prover)}
 

@@ -38,6 +38,7 @@ def main() -> None:
     rows = []
     for search in ("pn", "dfs"):
         prover = Prover(problem.rules)
+        prover.fit_bounds(belief)
         wins = ProofNumberSearch(prover).wins if search == "pn" else prover.wins
         for depth in range(1, args.max_depth + 1):
             nodes_before = prover.stats.nodes

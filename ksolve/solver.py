@@ -143,6 +143,7 @@ def solve_with_key(problem: Problem, key: str, moves: int | None = None) -> Solv
     labelled = [(problem.rules.describe(k), part) for k, part in classes]
     first_keys = [[int(v) for v in np.asarray(k)] for k, _ in classes]
     prover = Prover(problem.rules)
+    prover.fit_bounds(belief)
     move = move_from_uci(key)
     tree = _tree(prover, labelled, first_keys, moves, lambda p, b, m: strategy_with_key(p, b, move, m))
     return SolveResult(SOLVED, moves, moves, key, len(belief), prover.stats.nodes,
@@ -164,8 +165,10 @@ def key_wins(problem: Problem, key: str, moves: int | None = None, limits: Limit
 
     moves = moves or problem.moves
     prover = Prover(problem.rules, limits)
+    belief = problem.belief()
+    prover.fit_bounds(belief)
     try:
-        for _, part in problem.belief().turn_info(problem.rules):
+        for _, part in belief.turn_info(problem.rules):
             if key == "any":
                 won = problem.rules.any_question and prover.ask_wins(part, moves)
             else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+from pathlib import Path
 
 import pytest
 
@@ -80,3 +81,32 @@ def test_proves_a_hidden_king_mate_the_depth_first_search_finds_slowly() -> None
     prover = Prover(problem.rules)
     assert ProofNumberSearch(prover).wins(problem.belief(), 9)
     assert prover.stats.nodes < 20_000
+
+
+DEEP = Path(__file__).resolve().parent.parent / "benchmarks" / "deep"
+
+
+def test_deeper_bounds_with_three_men_keep_the_verdicts() -> None:
+    """``fit_bounds`` (orthodox bounds 8 moves deep with three men) changes the
+    speed, not the answers: the default bounds agree depth by depth."""
+    problem = load_problem(DEEP / "kq-k-2x2.toml")
+    belief = problem.belief()
+    fitted, default = Prover(problem.rules), Prover(problem.rules)
+    fitted.fit_bounds(belief)
+    assert (fitted.viable_depth, default.viable_depth) == (8, 4)
+    verdicts = [(fitted.wins(belief, depth), default.wins(belief, depth)) for depth in range(5, 9)]
+    assert verdicts == [(False, False)] * 3 + [(True, True)]
+
+
+def test_deep_problem_solved_with_a_certified_strategy(tmp_path) -> None:
+    """K+Q against a king hidden in a 3x3 corner: shortest mate 9 (every shorter
+    depth refuted), and the strategy's certificate replays in the checker."""
+    from ksolve.certificate import certificate
+    from ksolve.check import check_certificate
+
+    path = DEEP / "kq-k-3x3.toml"
+    problem = load_problem(path)
+    result = solve(problem)
+    assert (result.status, result.moves) == (SOLVED, 9)
+    verdict = check_certificate(path, json.loads(json.dumps(certificate(problem, result))))
+    assert verdict.verified, verdict.format()
