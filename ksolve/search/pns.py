@@ -2,8 +2,10 @@
 
 The depth-first prover (``prover.Prover.wins``) tries White's attempts one
 after another and must refute each wrong one completely before the next:
-with no ordering knowledge that is almost all of its work (a mate in 9 with
-a hidden king: a strategy of 40 White turns, found after 466,000 nodes).
+with no ordering knowledge that is almost all of its work (K+Q against a
+king hidden in a 3x3 corner mates in 9 with a strategy of 40 White turns,
+which it finds after 466,000 nodes with its bounds at 4 moves; this search
+after 1,300).
 Proof-number search instead always works on the part of the tree that is
 cheapest to settle: every node carries a *proof number* (how many leaves
 must still be proven to prove it) and a *disproof number*; an OR node
@@ -34,7 +36,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ksolve.belief import BeliefState
-from ksolve.search.prover import ASK, ASKED, FRESH, Prover
+from ksolve.search.prover import ASK, FRESH, Entry, Prover
 
 INFINITE = 1 << 40
 EXPANSIONS_KEPT = 20_000
@@ -135,7 +137,7 @@ class ProofNumberSearch:
         self.numbers[node.key] = (proof, disproof)
         if not isinstance(node, WhiteNode) or (proof and disproof):
             return
-        entry = self.prover.table.setdefault((node.belief.key, len(node.belief), node.state), _new_entry())
+        entry = self.prover.table.setdefault((node.belief.key, len(node.belief), node.state), Entry())
         if proof == 0:
             winner = next(child for child, (p, _) in zip(children, numbers) if p == 0)
             if entry.proven > node.moves:
@@ -201,12 +203,6 @@ class ProofNumberSearch:
             children.extend(WhiteNode(reply_class, parent.moves - 1) for reply_class in classes)
         children.extend(WhiteNode(part, parent.moves, after_refusal) for part in refused)
         return children
-
-
-def _new_entry():
-    from ksolve.search.prover import Entry
-
-    return Entry()
 
 
 def _combine(numbers: list[tuple[int, int]], is_or: bool) -> tuple[int, int]:
