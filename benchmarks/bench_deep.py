@@ -19,6 +19,7 @@ solve`` does (``Prover.fit_bounds``: eight moves with three men).
 Every search has a time limit; a search that hits it is reported as such.
 
     python benchmarks/bench_deep.py [--timeout S] [--only NAME ...] [-o OUT.json]
+    python benchmarks/bench_deep.py --table    # the README's table from the JSON
 """
 
 from __future__ import annotations
@@ -80,12 +81,46 @@ def direct(problem, moves: int, timeout: float, search: str = "pn") -> dict:
     return {"moves": moves, "search": search, **_timed(lambda: run(belief, moves), prover)}
 
 
+def _seconds(run: dict) -> str:
+    return f"> {run['seconds']:.0f} s (limit)" if run["wins"] == "timeout" else f"{run['seconds']:.2f} s"
+
+
+def table(output: dict) -> str:
+    """The Markdown table of ``README.md``."""
+    lines = ["| hidden king in | positions | shortest mate | `ksolve solve` (shortest) | last refuted depth | "
+             "within n, proof-number | within 15, proof-number | within n, depth-first |",
+             "|---|---|---|---|---|---|---|---|"]
+    for entry in output["results"]:
+        shortest_run = entry["shortest"]
+        found = shortest_run["moves"]
+        depths = shortest_run["depths"]
+        refuted = [row for row in depths if row["wins"] is False]
+        last = f"{refuted[-1]['depth']}: {refuted[-1]['seconds']:.1f} s" if refuted else "-"
+        solve_time = (f"{shortest_run['seconds']:.2f} s" if found
+                      else f"> {output['timeout']:.0f} s (limit; no mate in {refuted[-1]['depth'] if refuted else 0})")
+        proofs = {proof["moves"]: proof for proof in entry["stipulation_proofs"]}
+        within_n = _seconds(proofs[found]) if found in proofs else "-"
+        within_15 = _seconds(proofs[LONG_STIPULATION]) if LONG_STIPULATION in proofs else "-"
+        if not found:
+            stipulated = [proof for n, proof in proofs.items() if n != LONG_STIPULATION]
+            within_n = (f"#{stipulated[0]['moves']}: {_seconds(stipulated[0])}" if stipulated else "-")
+        dfs = _seconds(entry["dfs"]) if "dfs" in entry else "-"
+        region = entry["problem"].removeprefix("kq-k-")
+        lines.append(f"| {region} | {entry['positions']} | {found or '?'} | {solve_time} | {last} | {within_n} | "
+                     f"{within_15} | {dfs} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeout", type=float, default=300.0, help="Seconds per search.")
     parser.add_argument("--only", nargs="*", help="Problem file stems to run.")
     parser.add_argument("-o", "--output", default=str(Path(__file__).parent / "results" / "deep.json"))
+    parser.add_argument("--table", action="store_true", help="Print the table of the JSON in --output and stop.")
     args = parser.parse_args()
+    if args.table:
+        print(table(json.loads(Path(args.output).read_text())))
+        return
     files = sorted(DEEP.glob("*.toml"))
     if args.only:
         files = [f for f in files if f.stem in args.only]

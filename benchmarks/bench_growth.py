@@ -5,6 +5,7 @@ proof-number search (``ksolve solve``'s default) and once with the
 depth-first prover alone (``--search dfs``).
 
     python benchmarks/bench_growth.py [--max-depth 8] [-o OUT.json]
+    python benchmarks/bench_growth.py --table    # the README's table from the JSON
 """
 
 from __future__ import annotations
@@ -26,12 +27,32 @@ from ksolve.search.pns import ProofNumberSearch  # noqa: E402
 from ksolve.search.prover import Prover  # noqa: E402
 
 
+def table(result: dict) -> str:
+    """The Markdown table of ``README.md``: per depth, both searches."""
+    by_depth: dict[int, dict] = {}
+    for row in result["rows"]:
+        by_depth.setdefault(row["depth"], {})[row["search"]] = row
+    lines = ["| depth | result | proof-number: nodes | seconds | depth-first: nodes | seconds |",
+             "|---|---|---|---|---|---|"]
+    for depth, runs in sorted(by_depth.items()):
+        verdict = "mate" if any(run["wins"] for run in runs.values()) else "no mate"
+        cells = [f"{runs[s]['nodes']:,} | {runs[s]['seconds']:.2f}" if s in runs else "- | -" for s in ("pn", "dfs")]
+        lines.append(f"| {depth} | {verdict} | {cells[0]} | {cells[1]} |")
+    totals = [sum(row["seconds"] for row in result["rows"] if row["search"] == s) for s in ("pn", "dfs")]
+    lines.append(f"| all | | | {totals[0]:.2f} | | {totals[1]:.2f} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--problem", default=str(ROOT / "problems" / "rotenberg-1976.toml"))
     parser.add_argument("--max-depth", type=int, default=8)
     parser.add_argument("-o", "--output", default=str(Path(__file__).parent / "results" / "growth.json"))
+    parser.add_argument("--table", action="store_true", help="Print the table of the JSON in --output and stop.")
     args = parser.parse_args()
+    if args.table:
+        print(table(json.loads(Path(args.output).read_text())))
+        return
     problem = load_problem(args.problem)
     belief = problem.belief()
     Prover(problem.rules).wins(belief, 2)  # compile the kernels outside the timing

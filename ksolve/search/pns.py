@@ -102,8 +102,13 @@ class ProofNumberSearch:
         if children is None:  # decided on expansion
             return
         is_or = isinstance(node, WhiteNode)
+        asks = is_or and children[-1].move == ASK
         while True:
             numbers = [self._numbers(child) for child in children]
+            if asks and any(p < INFINITE for p, _ in numbers[:-1]):
+                # "Any?" only once every attempt has failed, as in the depth-first
+                # prover: a strategy asks the question only when it must.
+                numbers[-1] = (INFINITE, numbers[-1][1])
             proof, disproof = _combine(numbers, is_or)
             self._store(node, proof, disproof, children, numbers)
             if proof >= proof_threshold or disproof >= disproof_threshold:
