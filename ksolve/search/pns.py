@@ -33,8 +33,6 @@ False
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
-
 from ksolve.belief import BeliefState
 from ksolve.search.prover import ASK, FRESH, Entry, Prover
 
@@ -43,30 +41,25 @@ EXPANSIONS_KEPT = 20_000
 """Expanded attempts whose children are kept (least recently used dropped)."""
 
 
-@dataclass(frozen=True)
 class WhiteNode:
     """White to move: OR over attempts (and the "Any?" question)."""
 
-    belief: BeliefState
-    moves: int
-    state: int = FRESH
+    __slots__ = ("belief", "moves", "state", "key")
 
-    @property
-    def key(self) -> tuple:
-        return ("W", self.belief.key, len(self.belief), self.moves, self.state)
+    def __init__(self, belief: BeliefState, moves: int, state: int = FRESH) -> None:
+        self.belief, self.moves, self.state = belief, moves, state
+        self.key = ("W", belief.key, len(belief), moves, state)
 
 
-@dataclass(frozen=True)
 class AttemptNode:
     """White tries ``move`` (or asks "Any?": ``ASK``): AND over every answer
     and every class of Black's replies."""
 
-    parent: WhiteNode
-    move: int
+    __slots__ = ("parent", "move", "key")
 
-    @property
-    def key(self) -> tuple:
-        return ("A", *self.parent.key[1:], self.move)
+    def __init__(self, parent: WhiteNode, move: int) -> None:
+        self.parent, self.move = parent, move
+        self.key = ("A", *parent.key[1:], move)
 
 
 class ProofNumberSearch:
