@@ -82,7 +82,9 @@ def direct(problem, moves: int, timeout: float, search: str = "pn") -> dict:
 
 
 def _seconds(run: dict) -> str:
-    return f"> {run['seconds']:.0f} s (limit)" if run["wins"] == "timeout" else f"{run['seconds']:.2f} s"
+    if run["wins"] == "timeout":
+        return f"> {run['seconds']:.0f} s (limit)"
+    return f"{'mate' if run['wins'] else 'no mate'}, {run['seconds']:.2f} s"
 
 
 def table(output: dict) -> str:
