@@ -102,9 +102,11 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
               help="Write the proven strategy as a certificate for `ksolve check`.")
 @click.option("--search", type=click.Choice(["pn", "dfs"]), default="pn", show_default=True,
               help="Proof-number search, or the depth-first prover alone (same results).")
+@click.option("--at-most", is_flag=True,
+              help="Prove mate in at most N without looking for a shorter mate (much faster on long problems).")
 def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rules_name: str | None,
           timeout: float | None, max_nodes: int | None, as_json: bool, certificate_path: str | None,
-          search: str) -> None:
+          search: str, at_most: bool) -> None:
     """Prove that White wins whatever the hidden units and whatever Black plays,
     and print the strategy (exit 0), or that he cannot (exit 1); 3: unknown.
     FILE is a problem file (.toml) or a Kriegspiel game (.pgn, with --ply or
@@ -127,7 +129,7 @@ def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rul
     try:
         rules = load_rules(rules_name) if rules_name else None
         result = solve_problem(problem, moves, rules, Limits(timeout, max_nodes), _progress_printer(),
-                               search=search)
+                               search=search, shortest=not at_most)
     except ProblemError as error:
         fail(str(error))
     if certificate_path and result.status == SOLVED:
@@ -345,7 +347,11 @@ def _print_result(problem, result) -> None:
     goal = "mate" if problem.goal == "mate" else "king capture"
     rules = result.tree.graph["rules"] if result.tree is not None else problem.rules.name
     click.echo(f"{problem.name}: {problem.stipulation}, rules {rules}, belief {result.belief_size} positions")
-    if result.status == "solved":
+    if result.status == "solved" and not result.shortest:
+        click.echo(f"White forces {goal} in at most {result.moves} (a shorter {goal} was not looked for)"
+                   f"; key {result.key or 'per first announcement'}{_published(problem, result)}")
+        click.echo(render_text(result.tree))
+    elif result.status == "solved":
         click.echo(f"White forces {goal} in {result.moves}"
                    f"{' (the stipulation is ' + str(result.max_moves) + ')' if result.moves < result.max_moves else ''}"
                    f"; key {result.key or 'per first announcement'}"

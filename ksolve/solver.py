@@ -37,7 +37,8 @@ class SolveResult:
     status: str
     """``solved``, ``no solution`` (proved: no win within the moves) or ``unknown``."""
     moves: int | None
-    """The fewest moves that win (when solved)."""
+    """The fewest moves that win (when solved); with ``shortest`` False, the
+    moves proven (a shorter win was not looked for)."""
     max_moves: int
     key: str | None
     belief_size: int
@@ -47,6 +48,8 @@ class SolveResult:
     tree: nx.DiGraph | None = None
     classes: list[tuple[str, int]] = field(default_factory=list)
     """The initial classes (what White hears first) and their sizes."""
+    shortest: bool = True
+    """Whether every shorter win was refuted (``moves`` is the fewest)."""
 
 
 SEARCHES = ("pn", "dfs")
@@ -55,11 +58,15 @@ SEARCHES = ("pn", "dfs")
 
 def solve(problem: Problem, moves: int | None = None, rules=None, limits: Limits | None = None,
           progress: Callable[[Stats, int], None] | None = None, tree: bool = True,
-          search: str = "pn") -> SolveResult:
+          search: str = "pn", shortest: bool = True) -> SolveResult:
     """Prove or refute the problem's stipulation (``moves``/``rules`` override the file's).
 
     ``search``: ``pn`` (df-pn, ``ksolve.search.pns``) or ``dfs`` (the depth-first
-    prover alone); both prove the same results, at different speeds."""
+    prover alone); both prove the same results, at different speeds.
+    ``shortest``: deepen from one move so that the fewest moves are found;
+    False proves the stipulation alone (mate in at most n), which is much
+    cheaper for long problems: refuting the depths below the mate is the
+    costly part."""
     rules = rules or problem.rules
     max_moves = moves or problem.moves
     started = time.perf_counter()
@@ -72,7 +79,7 @@ def solve(problem: Problem, moves: int | None = None, rules=None, limits: Limits
     wins = ProofNumberSearch(prover).wins if search == "pn" else prover.wins
     found = None
     try:
-        for depth in range(1, max_moves + 1):
+        for depth in range(1 if shortest else max_moves, max_moves + 1):
             prover.depth = depth
             if all(wins(part, depth) for _, part in labelled):
                 found = depth
@@ -82,7 +89,8 @@ def solve(problem: Problem, moves: int | None = None, rules=None, limits: Limits
                            time.perf_counter() - started, reason=str(aborted),
                            classes=[(label, len(part)) for label, part in labelled])
     result = SolveResult(SOLVED if found else NO_SOLUTION, found, max_moves, None, len(belief),
-                         prover.stats.nodes, 0.0, classes=[(label, len(part)) for label, part in labelled])
+                         prover.stats.nodes, 0.0, classes=[(label, len(part)) for label, part in labelled],
+                         shortest=shortest)
     if found is not None and tree:
         result.tree = _tree(prover, labelled, first_keys, found)
         result.key = key_move(result.tree) if len(labelled) == 1 else None

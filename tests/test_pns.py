@@ -110,3 +110,23 @@ def test_deep_problem_solved_with_a_certified_strategy(tmp_path) -> None:
     assert (result.status, result.moves) == (SOLVED, 9)
     verdict = check_certificate(path, json.loads(json.dumps(certificate(problem, result))))
     assert verdict.verified, verdict.format()
+
+
+def test_at_most_proves_the_stipulation_without_the_shorter_depths(tmp_path) -> None:
+    """``shortest=False`` (``ksolve solve --at-most``): mate within 12 proven
+    directly (the strategy certified), no mate within 8 refuted directly."""
+    from click.testing import CliRunner
+
+    from ksolve.certificate import certificate
+    from ksolve.check import check_certificate
+    from ksolve.cli import main
+    from ksolve.solver import NO_SOLUTION
+
+    path = DEEP / "kq-k-3x3.toml"
+    problem = load_problem(path)
+    result = solve(problem, moves=12, shortest=False)
+    assert (result.status, result.moves, result.shortest) == (SOLVED, 12, False)
+    assert check_certificate(path, json.loads(json.dumps(certificate(problem, result)))).verified
+    assert solve(problem, moves=8, shortest=False).status == NO_SOLUTION
+    output = CliRunner().invoke(main, ["solve", str(path), "--moves", "12", "--at-most"])
+    assert output.exit_code == 0 and "White forces mate in at most 12" in output.output

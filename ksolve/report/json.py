@@ -18,6 +18,7 @@ def result_json(result, problem=None) -> dict[str, Any]:
         "status": result.status,
         "moves": result.moves,
         "max_moves": result.max_moves,
+        "shortest": result.shortest,
         "key": result.key,
         "belief_size": result.belief_size,
         "nodes": result.nodes,
