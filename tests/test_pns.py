@@ -21,7 +21,7 @@ from ksolve.rules import get_rules
 from ksolve.search.pns import ProofNumberSearch
 from ksolve.search.prover import Prover
 from ksolve.solver import SOLVED, solve
-from test_solver_vs_bruteforce import generate_problems
+from test_solver_vs_bruteforce import certify_solved, generate_problems
 
 
 def _agree(rules_name: str, belief, moves: int) -> bool:
@@ -52,22 +52,8 @@ def test_agrees_where_white_may_ask_any(rules_name: str) -> None:
 def test_strategies_found_are_certified_by_the_checker(tmp_path, monkeypatch) -> None:
     """``solve`` with the proof-number search deciding all but the last move:
     every strategy it builds is replayed by the independent checker."""
-    from ksolve.certificate import certificate
-    from ksolve.check import check_certificate
-
     monkeypatch.setattr(ksolve.solver, "ProofNumberSearch", functools.partial(ProofNumberSearch, exact_moves=1))
-    checked = 0
-    for index, (problem, _) in enumerate(generate_problems()[:250]):
-        path = tmp_path / f"p{index}.toml"
-        path.write_text(f'stipulation = "#{problem.moves}"\nrules = "{problem.rules}"\n[position]\n'
-                        f'fen = "{problem.fen}"\nhidden = {json.dumps(list(problem.hidden))}\n')
-        loaded = load_problem(path)
-        result = solve(loaded)
-        if result.status != SOLVED:
-            continue
-        verdict = check_certificate(path, json.loads(json.dumps(certificate(loaded, result))))
-        assert verdict.verified, f"#{index} {problem}: {verdict.format()}"
-        checked += 1
+    checked = certify_solved(tmp_path, [problem for problem, _ in generate_problems()[:250]])
     assert checked >= 40
 
 

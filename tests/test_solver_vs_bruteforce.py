@@ -289,9 +289,10 @@ def test_hand_written(fen: str, hidden: list[str], rules: str, moves: int, expec
     assert Prover(get_rules(rules)).wins(belief, moves) == expected
 
 
-def test_won_random_problems_have_certificates_the_checker_verifies(tmp_path) -> None:
-    """Every random problem the prover wins: its strategy, written as a
-    certificate, is replayed by the independent checker (``ksolve.check``)."""
+def certify_solved(tmp_path, problems: list[Problem]) -> int:
+    """Write each random problem as a file, ``solve`` it, and have the
+    independent checker replay every won strategy's certificate; returns how
+    many were checked."""
     import json
 
     from ksolve.certificate import certificate
@@ -300,7 +301,7 @@ def test_won_random_problems_have_certificates_the_checker_verifies(tmp_path) ->
     from ksolve.solver import SOLVED, solve
 
     checked = 0
-    for index, (problem, _) in enumerate(generate_problems()):
+    for index, problem in enumerate(problems):
         path = tmp_path / f"p{index}.toml"
         path.write_text(f'stipulation = "#{problem.moves}"\nrules = "{problem.rules}"\n[position]\n'
                         f'fen = "{problem.fen}"\nhidden = {json.dumps(list(problem.hidden))}\n')
@@ -311,5 +312,12 @@ def test_won_random_problems_have_certificates_the_checker_verifies(tmp_path) ->
         verdict = check_certificate(path, json.loads(json.dumps(certificate(loaded, result))))
         assert verdict.verified, f"#{index} {problem}: {verdict.format()}"
         checked += 1
+    return checked
+
+
+def test_won_random_problems_have_certificates_the_checker_verifies(tmp_path) -> None:
+    """Every random problem the prover wins: its strategy, written as a
+    certificate, is replayed by the independent checker (``ksolve.check``)."""
+    checked = certify_solved(tmp_path, [problem for problem, _ in generate_problems()])
     print(f"\n{checked} certificates verified")
     assert checked >= 80

@@ -383,17 +383,12 @@ def fails_in(positions, moves, flags, fog, keys, won, lost, budget):
     return -1
 
 
-@njit(cache=True)
-def move_wins(position, move, moves, flags, fog, keys, won, lost, budget):
-    """Whether ``move`` (legal in ``position``) is an orthodox winning first move
-    within ``moves``: 1 yes, 0 no, -1 undecided within ``budget`` per reply."""
-    return _move_wins(position, move, moves, flags, fog, keys, won, lost, budget, workspace(1), workspace(moves))
-
-
 @njit(cache=True, _nrt=False)
-def _move_wins(position, move, moves, flags, fog, keys, won, lost, budget, outer, inner):
-    """``move_wins`` with its workspaces: ``outer`` for the move and Black's
-    replies, ``inner`` for the searches after them."""
+def move_wins(position, move, moves, flags, fog, keys, won, lost, budget, outer, inner):
+    """Whether ``move`` (legal in ``position``) is an orthodox winning first move
+    within ``moves``: 1 yes, 0 no, -1 undecided within ``budget`` per reply.
+    ``outer`` (a ``workspace(1)``) holds the move and Black's replies, ``inner``
+    (a ``workspace(moves)``) the searches after them."""
     stack, lists, counts, index, scratch, spare = outer
     _copy_row(position, stack[0])
     outcome = _after_white_move(stack, lists, counts, index, 0, move, moves == 1, flags, fog)
@@ -433,7 +428,7 @@ def _cached_move_wins(position, move, moves, flags, fog, keys, won, lost, move_k
     near_draw = np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= flags[FLAG_MOVE_LIMIT]
     if move_keys[slot] == key and move_results[slot] != 0 and not near_draw:
         return move_results[slot] == 2
-    result = _move_wins(position, move, moves, flags, fog, keys, won, lost, budget, outer, inner)
+    result = move_wins(position, move, moves, flags, fog, keys, won, lost, budget, outer, inner)
     if result < 0:
         return True
     if not near_draw:
