@@ -1,4 +1,4 @@
-"""Verify every bundled problem (``ksolve.verify``) and write the results as
+"""Verify every bundled problem (``ksolve.verification``) and write the results as
 JSON (``benchmarks/results/verify.json``) and, with ``--table``, the Markdown
 table of ``problems/README.md``.
 
@@ -19,7 +19,7 @@ from common import machine
 
 from ksolve.problem import load_problem
 from ksolve.search.prover import Limits
-from ksolve.verify import verify
+from ksolve.verification import verify
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).resolve().parent / "results" / "verify.json"

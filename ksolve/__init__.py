@@ -1,3 +1,41 @@
-"""ksolve: a Kriegspiel problem solver and composer's tool."""
+"""ksolve: a Kriegspiel problem solver and composer's tool.
+
+The public API (``ksolve.api``, loaded on first use so that ``import ksolve``
+stays fast): ``load_problem``, ``load_problem_text``, ``solve``, ``verify``,
+``certificate``, ``check``, ``rule_set``, the game functions
+``read_game``, ``game_belief``, ``game_problem``, and ``position_belief``,
+``referee_answers``, ``perft``; the types ``Problem``, ``Analysis`` (one
+session per problem), ``Solution``, ``Verification``, ``Limits``,
+``InputError``, ``ProblemError``.
+
+>>> import ksolve
+>>> ksolve.load_problem("problems/rotenberg-1976.toml").rules.name
+'berkeley'
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 __version__ = "0.1.0"
+
+_API = {name: "ksolve.api" for name in (
+    "InputError", "Limits", "PerftResult", "Problem", "ProblemError", "certificate", "check", "game_belief",
+    "game_problem", "load_problem", "load_problem_text", "perft", "position_belief", "read_game",
+    "referee_answers", "rule_set", "solve", "verify")}
+_API.update(Analysis="ksolve.analysis", Solution="ksolve.solver", Verification="ksolve.verification")
+"""Each public name and the module that defines it (imported on first use)."""
+__all__ = list(_API)
+
+
+def __getattr__(name: str) -> Any:
+    module = _API.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ksolve' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + list(_API))

@@ -27,7 +27,7 @@ import chess
 import numpy as np
 from numba import njit
 
-from ksolve.board.layout import COLUMN_BLACK, COLUMN_HASH, POSITION_WIDTH
+from ksolve.board.layout import COLUMN_BLACK, COLUMN_HASH, COLUMN_TURN, POSITION_WIDTH
 from ksolve.hidden import HiddenUnit, enumerate_placements, parse_hidden_unit
 from ksolve.rules.base import RuleSet
 from ksolve.rules.codes import ILLEGAL
@@ -66,6 +66,11 @@ class BeliefState:
 
     def __len__(self) -> int:
         return self.positions.shape[0]
+
+    @property
+    def side_to_move(self) -> str:
+        """``"White"`` or ``"Black"``: who is to move in the members."""
+        return "White" if int(self.positions[0, COLUMN_TURN]) == 0 else "Black"
 
     @property
     def hashes(self) -> np.ndarray:

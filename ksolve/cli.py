@@ -33,19 +33,14 @@ def write_output(path: str, text: str, option: str = "-o") -> None:
 
 
 @contextmanager
-def game_errors(file: str) -> Iterator[None]:
-    """Turn what reading a game and estimating its belief can raise into one error line."""
-    from ksolve.games.estimate import BeliefTooLarge
+def input_errors() -> Iterator[None]:
+    """Turn the library's ``InputError`` (one line naming the input) into the error line."""
+    from ksolve.errors import InputError
 
     try:
         yield
-    except OSError as error:
-        fail(f"{file}: cannot read: {error.strerror}")
-    except BeliefTooLarge as error:
-        fail(f"{file}: {error} (raise --max-positions)")
-    except ValueError as error:  # PGNError, InconsistentHistory, a game over or Black to move
-        message = str(error)
-        fail(message if message.startswith(file) else f"{file}: {message}")
+    except InputError as error:
+        fail(str(error))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -63,29 +58,18 @@ def main() -> None:
 @click.option("--bulk", is_flag=True, help="Count the last ply without making its moves.")
 def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
     """Count the leaf nodes of the move tree (the engine self-test)."""
-    from ksolve.board import PositionError, expand, move_to_uci, position_from_fen
-    from ksolve.board import perft as count_leaves
+    import ksolve
 
-    try:
-        position = position_from_fen(fen, fog=fog)
-    except PositionError as error:
-        fail(f"--fen: {error}")
     start = time.perf_counter()
-    if divide and depth > 0:
-        import numpy as np
-
-        children, _, moves = expand(position[np.newaxis, :], fog)
-        total = 0
-        for child, move in sorted(zip(children, moves), key=lambda pair: move_to_uci(pair[1])):
-            count = int(count_leaves(child, depth - 1, fog, bulk))
-            total += count
-            click.echo(f"{move_to_uci(move)}: {count}")
+    with input_errors():
+        result = ksolve.perft(fen, depth, fog=fog, bulk=bulk, divide=divide)
+    for move, count in result.divided:
+        click.echo(f"{move}: {count}")
+    if result.divided:
         click.echo("")
-    else:
-        total = int(count_leaves(position, depth, fog, bulk))
     elapsed = time.perf_counter() - start
-    click.echo(f"Nodes: {total}")
-    click.echo(f"Time: {elapsed:.3f} s ({total / max(elapsed, 1e-9):,.0f} nodes/s)", err=True)
+    click.echo(f"Nodes: {result.total}")
+    click.echo(f"Time: {elapsed:.3f} s ({result.total / max(elapsed, 1e-9):,.0f} nodes/s)", err=True)
 
 
 @main.command()
@@ -117,22 +101,18 @@ def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rul
       ksolve solve problems/rotenberg-1976.toml
       ksolve solve game.pgn --ply 5
     """
-    from ksolve.problem import ProblemError
-    from ksolve.search.prover import Limits
-    from ksolve.solver import NO_SOLUTION, SOLVED, solve as solve_problem
+    import ksolve
 
     if certificate_path and file.endswith(".pgn"):
         fail("--certificate: certificates are checked against a problem file (.toml), not a game")
-    problem = load_any_problem(file, ply, moves, max_positions)
-    if file.endswith(".pgn"):
-        moves = None  # the stipulation came from --ply/--moves
-    try:
-        rules = load_rules(rules_name) if rules_name else None
-        result = solve_problem(problem, moves, rules, Limits(timeout, max_nodes), _progress_printer(),
-                               search=search, shortest=not at_most)
-    except ProblemError as error:
-        fail(str(error))
-    if certificate_path and result.status == SOLVED:
+    with input_errors():
+        problem = ksolve.load_problem(file, ply=ply, moves=moves, max_positions=max_positions)
+        if file.endswith(".pgn"):
+            moves = None  # the stipulation came from --ply/--moves
+        rules = ksolve.rule_set(rules_name) if rules_name else None
+        result = ksolve.solve(problem, rules=rules, moves=moves, at_most=at_most,
+                              limits=ksolve.Limits(timeout, max_nodes), progress=_progress_printer(), search=search)
+    if certificate_path and result.status == "solved":
         _write_certificate(problem, result, certificate_path)
     if as_json:
         import json
@@ -141,16 +121,23 @@ def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rul
 
         click.echo(json.dumps(result_json(result, problem), indent=1))
     else:
-        _print_result(problem, result)
-    sys.exit({SOLVED: EXIT_SOLVED, NO_SOLUTION: EXIT_NO_SOLUTION}.get(result.status, EXIT_UNKNOWN))
+        from ksolve.report.text import render_solution_text
+
+        click.echo(render_solution_text(problem, result))
+        click.echo(f"{result.nodes:,} nodes, {result.seconds:.2f} s", err=True)
+    sys.exit(_exit_code(result.status))
+
+
+def _exit_code(status: str) -> int:
+    return {"solved": EXIT_SOLVED, "no solution": EXIT_NO_SOLUTION}.get(status, EXIT_UNKNOWN)
 
 
 def _write_certificate(problem, result, path: str) -> None:
     import json
 
-    from ksolve.certificate import certificate
+    import ksolve
 
-    write_output(path, json.dumps(certificate(problem, result), separators=(",", ":")), "--certificate")
+    write_output(path, json.dumps(ksolve.certificate(problem, result), separators=(",", ":")), "--certificate")
     click.echo(f"ksolve: certificate written to {path}", err=True)
 
 
@@ -174,9 +161,8 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
     """
     from pathlib import Path
 
-    from ksolve.problem import ProblemError, load_problem
-    from ksolve.search.prover import Limits
-    from ksolve.verify import EXIT_CODES, verify as verify_problem
+    import ksolve
+    from ksolve.verification import EXIT_CODES
 
     if not Path(path).exists():
         fail(f"{path}: no such file or folder")
@@ -185,12 +171,10 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
         fail(f"{path}: no problem files (*.toml) in this folder")
     reports = []
     for file in files:
-        try:
-            problem = load_problem(str(file))
-        except ProblemError as error:
-            fail(str(error))
-        report = verify_problem(problem, moves, None, Limits(timeout), max_tries, not no_duals,
-                                _progress_printer())
+        with input_errors():
+            problem = ksolve.load_problem(str(file))
+        report = ksolve.verify(problem, moves=moves, limits=ksolve.Limits(timeout), tries=max_tries,
+                               duals=not no_duals, progress=_progress_printer())
         reports.append((problem, report))
     if as_json:
         import json
@@ -200,10 +184,13 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
     elif len(reports) == 1 and not Path(path).is_dir():
         from ksolve.report.text import render_verification_text
 
-        click.echo(f"{reports[0][0].name}: {reports[0][0].stipulation}, rules {reports[0][0].rules.name}")
-        click.echo(render_verification_text(reports[0][1].as_dict()))
+        problem, report = reports[0]
+        click.echo(f"{problem.name}: {problem.stipulation}, rules {report.rules}")
+        click.echo(render_verification_text(report.as_dict()))
     else:
-        _print_verification_table(reports)
+        from ksolve.report.text import render_verification_table
+
+        click.echo(render_verification_table(reports))
     worst = max(EXIT_CODES[report.verdict] for _, report in reports)
     sys.exit(worst)
 
@@ -221,10 +208,11 @@ def check(file: str, certificate_file: str) -> None:
       ksolve solve problems/rotenberg-1976.toml --certificate rotenberg.json
       ksolve check problems/rotenberg-1976.toml rotenberg.json
     """
-    from ksolve.check import CertificateError, ProblemFileError, check_certificate_file
+    import ksolve
+    from ksolve.checker import CertificateError, ProblemFileError
 
     try:
-        result = check_certificate_file(file, certificate_file)
+        result = ksolve.check(file, certificate_file)
     except CertificateError as error:
         fail(f"{certificate_file}: {error}")
     except ProblemFileError as error:
@@ -236,6 +224,8 @@ def check(file: str, certificate_file: str) -> None:
 
 
 REPORT_FORMATS = ("text", "json", "html", "dot", "graphml")
+"""The formats of ``ksolve report`` (``ksolve.report.REPORT_FORMATS``, repeated here so that
+``ksolve --help`` imports nothing of the library)."""
 
 
 @main.command()
@@ -260,73 +250,30 @@ def report(file: str, output_format: str, output: str | None, moves: int | None,
     Example:
       ksolve report problems/rotenberg-1976.toml --format html -o rotenberg.html
     """
-    from ksolve.problem import ProblemError
-    from ksolve.search.prover import Limits
-    from ksolve.solver import NO_SOLUTION, SOLVED, solve as solve_problem
-    from ksolve.verify import verify as verify_problem
+    import ksolve
+    from ksolve.report import VERIFIED_FORMATS, render_report
 
-    problem = load_any_problem(file, ply, moves)
-    if file.endswith(".pgn"):
-        moves = None
-    try:
-        rules = load_rules(rules_name) if rules_name else None
-        result = solve_problem(problem, moves, rules, Limits(timeout), _progress_printer())
-    except ProblemError as error:
-        fail(str(error))
+    with input_errors():
+        problem = ksolve.load_problem(file, ply=ply, moves=moves)
+        if file.endswith(".pgn"):
+            moves = None
+        rules = ksolve.rule_set(rules_name) if rules_name else None
+        session = ksolve.Analysis(problem, rules, moves)
+    result = ksolve.solve(session, limits=ksolve.Limits(timeout), progress=_progress_printer())
     verification = None
-    if not no_verify and output_format in ("text", "json", "html") and result.status != "unknown":
-        verification = verify_problem(problem, moves, rules, Limits(timeout), max_tries, True,
-                                      _progress_printer()).as_dict()
-    if output_format in ("dot", "graphml") and result.tree is None:
-        fail(f"{file}: no strategy tree to draw ({result.status})")
-    text = _report_text(problem, result, verification, output_format)
+    if not no_verify and output_format in VERIFIED_FORMATS and result.status != "unknown":
+        verification = ksolve.verify(session, limits=ksolve.Limits(timeout), tries=max_tries,
+                                     progress=_progress_printer())
+    try:
+        text = render_report(output_format, problem, result, verification)
+    except ValueError as error:
+        fail(str(error))
     if output:
         write_output(output, text)
         click.echo(f"ksolve: {output_format} report written to {output}", err=True)
     else:
         click.echo(text, nl=not text.endswith("\n"))
-    sys.exit({SOLVED: EXIT_SOLVED, NO_SOLUTION: EXIT_NO_SOLUTION}.get(result.status, EXIT_UNKNOWN))
-
-
-def _report_text(problem, result, verification: dict | None, output_format: str) -> str:
-    """The report in one of ``REPORT_FORMATS``."""
-    if output_format == "html":
-        from ksolve.report.html import render_html
-
-        return render_html(problem, result, verification)
-    if output_format == "json":
-        import json
-
-        from ksolve.report.json import result_json
-
-        return json.dumps({**result_json(result, problem), "verification": verification}, indent=1)
-    if output_format == "dot":
-        from ksolve.report.graph import to_dot
-
-        return to_dot(result.tree)
-    if output_format == "graphml":
-        from ksolve.report.graph import to_graphml
-
-        return to_graphml(result.tree)
-    from ksolve.report.text import render_text, render_verification_text
-
-    lines = [f"{problem.name}: {problem.stipulation}, rules {result.tree.graph['rules'] if result.tree else problem.rules.name}"]
-    if verification is not None:
-        lines.append(render_verification_text(verification))
-    lines.append(render_text(result.tree) if result.tree is not None else f"Status: {result.status}")
-    return "\n".join(lines) + "\n"
-
-
-def _print_verification_table(reports) -> None:
-    click.echo(f"{'problem':<28} {'stip':>4} {'rules':<12} {'verdict':<15} {'keys':<22} {'tries':>5} "
-               f"{'duals':>5} {'published':<10} {'seconds':>8}")
-    for problem, report in reports:
-        keys = ",".join(key.move for key in report.keys) or "-"
-        published = ("-" if report.published_key is None else
-                     "key" if report.published_key_matches else "not a key")
-        click.echo(f"{problem.id:<28} {problem.stipulation:>4} {problem.rules.name:<12} {report.verdict:<15} "
-                   f"{keys:<22} {report.tries_total:>5} {len(report.duals) if report.duals_checked else '-':>5} {published:<10} "
-                   f"{report.seconds:>8.1f}")
+    sys.exit(_exit_code(result.status))
 
 
 def _progress_printer():
@@ -341,68 +288,12 @@ def _progress_printer():
     return report
 
 
-def _print_result(problem, result) -> None:
-    from ksolve.report.text import render_text
-
-    goal = "mate" if problem.goal == "mate" else "king capture"
-    rules = result.tree.graph["rules"] if result.tree is not None else problem.rules.name
-    click.echo(f"{problem.name}: {problem.stipulation}, rules {rules}, belief {result.belief_size} positions")
-    if result.status == "solved" and not result.shortest:
-        click.echo(f"White forces {goal} in at most {result.moves} (a shorter {goal} was not looked for)"
-                   f"; key {result.key or 'per first announcement'}{_published(problem, result)}")
-        click.echo(render_text(result.tree))
-    elif result.status == "solved":
-        click.echo(f"White forces {goal} in {result.moves}"
-                   f"{' (the stipulation is ' + str(result.max_moves) + ')' if result.moves < result.max_moves else ''}"
-                   f"; key {result.key or 'per first announcement'}"
-                   f"{_published(problem, result)}")
-        click.echo(render_text(result.tree))
-    elif result.status == "no solution":
-        click.echo(f"No forced {goal} in {result.max_moves} or fewer moves.")
-    else:
-        click.echo(f"Unknown: {result.reason}")
-    click.echo(f"{result.nodes:,} nodes, {result.seconds:.2f} s", err=True)
-
-
-def _published(problem, result) -> str:
-    if not problem.published_key or not result.key:
-        return ""
-    verdict = "agrees" if problem.published_key == result.key else "differs"
-    return f" (published key {problem.published_key}: {verdict})"
-
-
-def load_any_problem(file: str, ply: int | None = None, moves: int | None = None,
-                     max_positions: int | None = None):
-    """A problem file (.toml), or the problem at the end of a game (.pgn; the
-    depth from ``ply`` or ``moves``); bad input ends in one error line."""
-    from ksolve.problem import ProblemError, load_problem
-
-    if not file.endswith(".pgn"):
-        if ply is not None:
-            fail("--ply: only for a game (.pgn); a problem file has its stipulation")
-        try:
-            return load_problem(file)
-        except ProblemError as error:
-            fail(str(error))
-    if ply is None and moves is None:
-        fail(f"{file}: a game needs the depth: --ply D or --moves N")
-    if ply is not None and moves is not None:
-        fail("--ply/--moves: give one of them")
-    from ksolve.games.pgn import read_game_file
-    from ksolve.games.problem import game_problem
-
-    with game_errors(file):
-        return game_problem(read_game_file(file), ply, moves, max_positions, source=file)
-
-
 def load_rules(name: str):
     """The rule set called ``name``, or a one-line error naming the valid ones."""
-    from ksolve.rules import UnknownRules, get_rules
+    import ksolve
 
-    try:
-        return get_rules(name)
-    except UnknownRules as error:
-        fail(f"--rules: {error}")
+    with input_errors():
+        return ksolve.rule_set(name)
 
 
 @main.command()
@@ -417,25 +308,13 @@ def referee(rules_name: str, fen: str, attempts: tuple[str, ...]) -> None:
     Example:
       ksolve referee --rules wild16 --fen "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1" e4e5 e4d5
     """
-    from ksolve.board import PositionError, move_from_uci, position_from_fen
-    from ksolve.rules.referee import Referee
+    import ksolve
 
     rules = load_rules(rules_name)
-    try:
-        game = Referee(rules, position_from_fen(fen, fog=rules.fog))
-    except PositionError as error:
-        fail(f"--fen: {error}")
-    for number, token in enumerate(attempts, 1):
-        side = "White" if game.turn == 0 else "Black"
-        if token.lower() in ("any", "any?"):
-            answer = game.ask_any()
-        else:
-            try:
-                move = move_from_uci(token)
-            except ValueError as error:
-                fail(f"attempt {number}: {error}")
-            answer = game.attempt(move)
-        click.echo(f"{side} {token}: {answer.words}")
+    with input_errors():
+        answers = ksolve.referee_answers(rules, fen, list(attempts))
+    for side, token, words in answers:
+        click.echo(f"{side} {token}: {words}")
 
 
 @main.command()
@@ -462,7 +341,9 @@ def belief(rules_name: str, fen: str | None, hidden: tuple[str, ...], max_positi
       ksolve belief game.pgn -o heatmap.svg
       ksolve belief --fen "8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1" --hidden b:dark a2g2:No
     """
-    from ksolve.belief import BeliefState
+    import ksolve
+    from ksolve.events import apply_event
+    from ksolve.report.text import hidden_squares_text
 
     if fen is None:
         if len(events) != 1 or not events[0].endswith(".pgn"):
@@ -474,15 +355,17 @@ def belief(rules_name: str, fen: str | None, hidden: tuple[str, ...], max_positi
     if output:
         fail("-o: the heatmap is for a game's belief (GAME.pgn)")
     rules = load_rules(rules_name)
-    try:
-        state = BeliefState.from_hidden(fen, list(hidden))
-    except ValueError as error:
-        fail(f"--hidden/--fen: {error}")
+    with input_errors():
+        state = ksolve.position_belief(fen, list(hidden), rules)
+        beliefs = [state]
+        for number, event in enumerate(events, 1):
+            beliefs.append(apply_event(beliefs[-1], rules, event, number))
     click.echo(f"Belief: {len(state)} positions ({rules.name})")
-    for number, event in enumerate(events, 1):
-        state = _apply_event(state, rules, number, event)
-        click.echo(f"after {event}: {len(state)} positions")
-    _print_hidden_squares(state)
+    for event, after in zip(events, beliefs[1:]):
+        click.echo(f"after {event}: {len(after)} positions")
+    squares = hidden_squares_text(beliefs[-1])
+    if squares:
+        click.echo(squares)
 
 
 @main.command(name="filter")
@@ -498,11 +381,12 @@ def filter_command(file: str, side: str, output: str | None) -> None:
     Example:
       ksolve filter game.pgn -o game-white.pgn
     """
+    import ksolve
     from ksolve.games.model import filter_game
-    from ksolve.games.pgn import read_game_file, write_game
+    from ksolve.games.pgn import write_game
 
-    with game_errors(file):
-        text = write_game(filter_game(read_game_file(file), side == "white"))
+    with input_errors():
+        text = write_game(filter_game(ksolve.read_game(file), side == "white"))
     if output is None:
         click.echo(text, nl=not text.endswith("\n"))
     else:
@@ -511,16 +395,14 @@ def filter_command(file: str, side: str, output: str | None) -> None:
 
 def _game_belief(file: str, max_positions: int, output: str | None) -> None:
     """White's belief at the end of a game, as text heatmaps (and an SVG one)."""
-    from ksolve.board.layout import COLUMN_TURN
-    from ksolve.games.estimate import estimate
-    from ksolve.games.pgn import read_game_file
+    import ksolve
     from ksolve.report.heatmap import heatmap_svg, heatmap_text, square_counts
 
-    with game_errors(file):
-        game = read_game_file(file)
-        state = estimate(game, max_positions)
-    side = "White" if int(state.positions[0, COLUMN_TURN]) == 0 else "Black"
-    click.echo(f"{file}: {len(state):,} position{'s' if len(state) != 1 else ''} ({game.rules}), {side} to move")
+    with input_errors():
+        game = ksolve.read_game(file)
+        state = ksolve.game_belief(game, max_positions, source=file)
+    click.echo(f"{file}: {len(state):,} position{'s' if len(state) != 1 else ''} ({game.rules}), "
+               f"{state.side_to_move} to move")
     counts = square_counts(state)
     for name, grid in counts.items():
         click.echo(f"\nblack {name}:")
@@ -557,7 +439,7 @@ def generate(rules_name: str, games: int, ply: int, seed: int, out_dir: str, sta
     from ksolve.games.generate import endgame_starts, generate as generate_games
 
     rules = load_rules(rules_name)
-    if rules.fog or rules.name == "orthodox":
+    if not rules.kriegspiel_games:
         fail(f"--rules: games are Kriegspiel games; use one of the six Kriegspiel rule sets, not {rules.name}")
     fens = endgame_starts(games, seed) if start == "endgame" else None
     counts = {"mate": 0, "near-miss": 0}
@@ -575,41 +457,6 @@ def generate(rules_name: str, games: int, ply: int, seed: int, out_dir: str, sta
         fail(f"-o: {error.filename}: {error.strerror}")
     click.echo(f"{len(rows)} turns examined: {counts['mate']} mate, {counts['near-miss']} near-miss "
                f"instances written to {out_dir}")
-
-
-def _apply_event(state, rules, number: int, event: str):
-    """The belief after one ``UCI:ANSWER`` or ``black:ANSWER`` event."""
-    from ksolve.board import move_from_uci
-
-    action, _, wanted = event.partition(":")
-    if action.lower() == "black":
-        classes = state.replies(rules)
-    else:
-        try:
-            classes = state.attempt(rules, move_from_uci(action))
-        except ValueError as error:
-            fail(f"event {number} {event!r}: {error}")
-    answers = [(rules.describe(key), part) for key, part in classes]
-    if not wanted and len(answers) == 1:
-        return answers[0][1]
-    matching = [part for words, part in answers if _normal(words) == _normal(wanted)]
-    if not matching:
-        possible = "; ".join(f"{action}:{words!r}" for words, _ in answers) or "none (no legal move)"
-        fail(f"event {number} {event!r}: {'no' if wanted else 'which'} answer"
-             f"{' ' + repr(wanted) if wanted else ''}; possible: {possible}")
-    return matching[0]
-
-
-def _normal(words: str) -> str:
-    return "".join(c for c in words.lower() if c.isalnum())
-
-
-def _print_hidden_squares(state) -> None:
-    import chess
-
-    for piece, squares in state.hidden_squares():
-        names = " ".join(chess.square_name(s) for s in chess.scan_forward(squares))
-        click.echo(f"{chess.COLOR_NAMES[piece.color]} {chess.piece_name(piece.piece_type)}: {names}")
 
 
 if __name__ == "__main__":

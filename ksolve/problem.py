@@ -30,12 +30,17 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chess
 
+from ksolve.errors import InputError
 from ksolve.hidden import HiddenUnit, HiddenUnitError, parse_hidden_unit, parse_squares
 from ksolve.rules import RULE_SET_NAMES, UnknownRules, get_rules
+
+if TYPE_CHECKING:
+    from ksolve.belief import BeliefState
+    from ksolve.rules.base import RuleSet
 
 MAX_MOVES = 60
 _STIPULATION = re.compile(r"^\s*(#|xk)\s*(\d+)\s*$", re.IGNORECASE)
@@ -43,7 +48,7 @@ _TOP_FIELDS = {"id", "title", "author", "source", "year", "award", "stipulation"
                "published", "notes"}
 
 
-class ProblemError(ValueError):
+class ProblemError(InputError):
     """A problem file that cannot be used: ``file: field: reason``."""
 
     def __init__(self, source: str, field_name: str, reason: str) -> None:
@@ -61,7 +66,7 @@ class Problem:
     moves: int
     goal: str
     """"mate" or "king-capture"."""
-    rules: Any
+    rules: "RuleSet"
     fen: str | None
     hidden: list[HiddenUnit] = field(default_factory=list)
     positions: list[str] = field(default_factory=list)
@@ -73,9 +78,24 @@ class Problem:
     published_key: str | None = None
     published_solution: str = ""
     notes: str = ""
+    text: str = field(default="", repr=False)
+    """The TOML text the problem was read from (what the independent checker reads)."""
+    _belief: "BeliefState | None" = field(default=None, init=False, repr=False, compare=False)
 
-    def belief(self):
-        """The initial belief state (every legal placement of the hidden units)."""
+    def belief(self) -> "BeliefState":
+        """The initial belief state (every legal placement of the hidden units),
+        enumerated once."""
+        if self._belief is None:
+            self._belief = self._enumerate_belief()
+        return self._belief
+
+    def _repr_svg_(self) -> str:
+        """The diagram with the hidden units' possible squares (Jupyter)."""
+        from ksolve.report.notebook import problem_svg
+
+        return problem_svg(self)
+
+    def _enumerate_belief(self) -> "BeliefState":
         from ksolve.belief import BeliefState
         from ksolve.board import PositionError, positions_from_fens
 
@@ -136,14 +156,14 @@ def load_problem_text(text: str, source: str = "<problem>", default_id: str = "p
         rules = get_rules(rules_name)
     except UnknownRules as error:
         raise ProblemError(source, "rules", str(error)) from None
-    if (goal == "king-capture") != rules.fog:
+    if goal != rules.goal:
         raise ProblemError(source, "stipulation", "capture the king ('xkN') goes with rules = 'fog-of-war', "
                                                   "mate ('#N') with the other rule sets")
     problem = Problem(source=source, id=_text(data, "id", source) or default_id, stipulation=stipulation.strip(),
                       moves=moves, goal=goal, rules=rules, fen=None,
                       title=_text(data, "title", source), author=_text(data, "author", source),
                       origin=_text(data, "source", source), award=_text(data, "award", source),
-                      notes=_text(data, "notes", source))
+                      notes=_text(data, "notes", source), text=text)
     year = data.get("year")
     if year is not None and not isinstance(year, int):
         raise ProblemError(source, "year", "must be a whole number")

@@ -9,7 +9,7 @@ Black's reply (``kind="reply"``).
 
 >>> from ksolve.belief import BeliefState
 >>> from ksolve.rules import get_rules
->>> from ksolve.search.prover import ASK, ASKED, FRESH, MUST_TRY, Entry, Prover
+>>> from ksolve.search.prover import Prover
 >>> rules = get_rules("berkeley")
 >>> prover = Prover(rules)
 >>> belief = BeliefState.from_hidden("k7/8/1K6/8/8/8/8/7R w - - 0 1", [])
@@ -26,12 +26,11 @@ import chess
 import networkx as nx
 import numpy as np
 
-from ksolve.belief import BeliefState, is_refusal
+from ksolve.belief import BeliefState
 from ksolve.board import move_to_uci, position_to_board
 from ksolve.board.layout import COLUMN_BLACK, decode_move
-from ksolve.rules import codes
-from ksolve.search.leaves import win_now
-from ksolve.search.prover import ASK, ASKED, FRESH, MUST_TRY, Entry, Prover
+from ksolve.rules.base import FRESH, Outcome
+from ksolve.search.prover import ASK, Prover
 
 MAX_LISTED_SQUARES = 8
 """Hidden units' squares are listed on a node when they are at most this many."""
@@ -85,15 +84,20 @@ def _known_men(belief: BeliefState) -> str:
 
 
 def strategy_tree(prover: Prover, belief: BeliefState, moves: int,
-                  beliefs: dict[int, tuple[BeliefState, int]] | None = None) -> nx.DiGraph:
-    """The winning strategy the prover found for ``belief`` within ``moves``.
+                  beliefs: dict[int, tuple[BeliefState, int]] | None = None, first: int | None = None) -> nx.DiGraph:
+    """The winning strategy the prover found for ``belief`` within ``moves``,
+    read from its table (``Prover.winning_move``).
 
     Every branch is expanded: every "No", every announcement, every class of
-    Black's replies.  Raises ``ValueError`` if the prover cannot win there.
+    Black's replies.  ``first``: the strategy's first attempt (one of the keys
+    of a cooked problem; ``ASK`` for "Any?") instead of the one the prover
+    chose.  Raises ``ValueError`` if the prover cannot win there (with ``first``).
     ``beliefs``, if given, receives each White node's (belief, "Any?" state).
     """
+    if first is not None and not prover.attempt_wins(belief, first, moves):
+        raise ValueError("this first attempt does not win within the given moves")
     tree = nx.DiGraph(moves=moves, rules=prover.rules.name, beliefs=beliefs)
-    _white_node(tree, prover, belief, moves, number=1)
+    _white_node(tree, prover, belief, moves, number=1, chosen=None if first is None else (first, moves))
     del tree.graph["beliefs"]
     return tree
 
@@ -104,20 +108,10 @@ def _add_node(tree: nx.DiGraph, **attributes) -> int:
     return node
 
 
-def _winning_move(prover: Prover, belief: BeliefState, moves: int, state: int) -> tuple[int, int]:
-    """(attempt or ``ASK``, moves it needs) for a belief the prover has won."""
-    if not prover.wins(belief, moves, state):
-        raise ValueError("no winning strategy within the given moves")
-    entry = prover.entry(belief, state)
-    if entry.proven == 1 and entry.move != ASK and state in (FRESH, ASKED):
-        won, attempts = win_now(belief.positions, prover.rules.flags, prover.rules.fog)
-        return (entry.move if entry.move in {int(a) for a in attempts} else int(attempts[0])), 1
-    return entry.move, entry.proven
-
-
 def _white_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: int, number: int,
-                state: int = FRESH) -> int:
-    move, needed = _winning_move(prover, belief, moves, state)
+                state: int = FRESH, chosen: tuple[int, int] | None = None) -> int:
+    rules = prover.rules
+    move, needed = chosen or prover.winning_move(belief, moves, state)
     node = _add_node(tree, kind="white", number=number, moves_left=needed, **belief_summary(belief))
     if tree.graph["beliefs"] is not None:
         tree.graph["beliefs"][node] = (belief, state)
@@ -127,20 +121,19 @@ def _white_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: in
         for answer_state, part in prover.any_classes(belief):
             if len(part):
                 child = _white_node(tree, prover, part, needed, number, answer_state)
-                yes = "Try" if prover.rules.any_obliges_until_capture else "Yes"
-                tree.add_edge(question, child, kind="answer", label=yes if answer_state != ASKED else "No")
+                tree.add_edge(question, child, kind="answer", label=rules.any_answer_words(answer_state))
         return node
     black = _add_node(tree, kind="attempt", number=number, move=move_to_uci(move))
     tree.add_edge(node, black, kind="attempt", move=move_to_uci(move), label=move_label(belief, move))
-    for key, part in belief.attempt(prover.rules, move):
-        words = prover.rules.describe(key)
-        if is_refusal(key):
-            child = _white_node(tree, prover, part, needed, number, ASKED if state == MUST_TRY else state)
-        elif codes.end_of(int(key[0])) == prover.success:
+    for key, part in belief.attempt(rules, move):
+        outcome = rules.outcome(key)
+        if outcome is Outcome.REFUSED:
+            child = _white_node(tree, prover, part, needed, number, rules.state_after_refusal(state))
+        elif outcome is Outcome.WON:
             child = _add_node(tree, kind="win", number=number, **belief_summary(part))
         else:
             child = _black_node(tree, prover, part, needed - 1, number)
-        tree.add_edge(black, child, kind="answer", label=words, key=[int(k) for k in np.asarray(key)])
+        tree.add_edge(black, child, kind="answer", label=rules.describe(key), key=[int(k) for k in np.asarray(key)])
     return node
 
 
@@ -151,21 +144,6 @@ def _black_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: in
         tree.add_edge(node, child, kind="reply", label=prover.rules.describe(key),
                       key=[int(k) for k in np.asarray(key)])
     return node
-
-
-def strategy_with_key(prover: Prover, belief: BeliefState, key: int, moves: int) -> nx.DiGraph:
-    """The strategy tree that begins with the attempt ``key`` (one of several
-    keys of a cooked problem).  Raises ``ValueError`` if ``key`` does not win.
-    """
-    if not prover.attempt_wins(belief, key, moves):
-        raise ValueError("this first attempt does not win within the given moves")
-    entry = prover.table.setdefault((belief.key, len(belief), FRESH), Entry())
-    saved = entry.proven, entry.move
-    entry.proven, entry.move = moves, key
-    try:
-        return strategy_tree(prover, belief, moves)
-    finally:
-        entry.proven, entry.move = saved
 
 
 def key_move(tree: nx.DiGraph) -> str | None:

@@ -2,7 +2,7 @@
 
 It shares no code with the solver: the referee (DOMAIN.md section 3) and the
 initial beliefs are those of the independent certificate checker
-(``ksolve.check``, python-chess only), so that the prover can be checked
+(``ksolve.checker``, python-chess only), so that the prover can be checked
 against them on small problems.
 
 A belief is a frozenset of EPD strings (positions without move clocks), all
@@ -27,8 +27,8 @@ from collections import defaultdict
 
 import chess
 
-from ksolve.check.problem import ProblemFileError, initial_positions
-from ksolve.check.referee import canonical, play
+from ksolve.checker.problem import ProblemFileError, initial_positions
+from ksolve.checker.referee import canonical, play
 
 RULE_SETS = ("berkeley", "wild16", "cincinnati", "rand", "orthodox")
 MATE, OTHER_END = "checkmate", "game over"

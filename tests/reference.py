@@ -2,7 +2,7 @@
 
 These share no code with ``ksolve.board``: they are written on python-chess
 alone (the Fog-of-War moves are those of the certificate checker,
-``ksolve.check``, also python-chess alone) so that the engine is checked
+``ksolve.checker``, also python-chess alone) so that the engine is checked
 against a second implementation.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import chess
 
-from ksolve.check.fog import fog_moves
+from ksolve.checker.fog import fog_moves
 
 
 def chess_perft(board: chess.Board, depth: int) -> int:
@@ -29,7 +29,7 @@ def chess_perft(board: chess.Board, depth: int) -> int:
 
 def fog_reference_moves(board: chess.Board) -> list[chess.Move]:
     """Fog-of-War moves by the rules of DOMAIN.md section 4, on python-chess:
-    the certificate checker's generator (``ksolve.check.fog``, python-chess
+    the certificate checker's generator (``ksolve.checker.fog``, python-chess
     alone, no code shared with ``ksolve.board``).  Every pseudo-legal move
     (moving into check and capturing a king allowed), castling needing only
     the right, king and rook in place and the squares between empty; no moves

@@ -1,10 +1,10 @@
-"""The independent certificate checker (``ksolve/check``, format ``docs/certificate.md``).
+"""The independent certificate checker (``ksolve/checker``, format ``docs/certificate.md``).
 
 Hand-written certificates are verified, and corrupted copies (a wrong move, a
 missing "no" branch, a missing reply class, too many moves, a "win" that is
 no mate, a wrong initial class, ...) are rejected with a counterexample that
 names the initial position and the moves.  The checker's referee is compared
-with ksolve's observation keys converted by ``ksolve.certificate.observation``
+with ksolve's observation keys converted by ``ksolve.certificates.observation``
 on seeded random positions, and its initial positions with ksolve's initial
 beliefs for every bundled problem.
 """
@@ -20,9 +20,9 @@ from pathlib import Path
 import chess
 import pytest
 
-from ksolve.check import CertificateError, ProblemFileError, check_certificate
-from ksolve.check import fog, referee
-from ksolve.check.problem import read_problem
+from ksolve.checker import CertificateError, ProblemFileError, check_certificate
+from ksolve.checker import fog, referee
+from ksolve.checker.problem import read_problem
 
 MATE = [{"end": "checkmate"}, "win"]
 PROBLEMS = sorted(Path(__file__).resolve().parent.parent.glob("problems/*.toml"))
@@ -55,11 +55,11 @@ def refuted(path: Path, cert: dict, reason: str, *moves: str):
 
 
 def test_checker_is_independent() -> None:
-    """ksolve.check imports python-chess and the standard library only: no solver module, no numpy/numba."""
+    """ksolve.checker imports python-chess and the standard library only: no solver module, no numpy/numba."""
     import subprocess
 
-    code = ("import sys, ksolve.check; print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('numpy', 'numba', 'networkx') or (m.startswith('ksolve.') and not m.startswith('ksolve.check'))))")
+    code = ("import sys, ksolve.checker; print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('numpy', 'numba', 'networkx') or (m.startswith('ksolve.') and not m.startswith('ksolve.checker'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parent.parent)
     assert out.stdout.strip() == "[]", out.stdout
@@ -338,11 +338,11 @@ def _tries(board: chess.Board, moves: list[chess.Move], rng: random.Random) -> l
 def test_referee_agrees_with_ksolve_observations() -> None:
     """For every rule set, White's observation of attempts (of the side to move,
     as for Black's replies), the turn information and "Any?", the checker's
-    referee against ksolve's keys converted by ``ksolve.certificate.observation``."""
-    pytest.importorskip("ksolve.certificate")
+    referee against ksolve's keys converted by ``ksolve.certificates.observation``."""
+    pytest.importorskip("ksolve.certificates")
     from ksolve.board import move_from_uci
     from ksolve.board.convert import position_from_board
-    from ksolve.certificate import observation
+    from ksolve.certificates import observation
     from ksolve.rules import codes, get_rules
 
     rng = random.Random(SEED)
@@ -394,7 +394,7 @@ SOLVED = [
 @pytest.mark.parametrize("fen, hidden, rules, moves", SOLVED, ids=[case[2] for case in SOLVED])
 def test_solver_certificates_verify(tmp_path: Path, fen: str, hidden: list[str], rules: str, moves: int) -> None:
     """ksolve solves, writes the certificate, and the checker verifies it (after a JSON round trip)."""
-    make_certificate = pytest.importorskip("ksolve.certificate").certificate
+    make_certificate = pytest.importorskip("ksolve.certificates").certificate
     from ksolve.problem import load_problem
     from ksolve.solver import solve
 

@@ -18,7 +18,7 @@ import pytest
 
 from history_reference import brute_force_beliefs
 from ksolve.board import move_from_uci, position_from_board, position_from_fen
-from ksolve.games.counts import attempt_counts
+from ksolve.rules.counts import attempt_counts
 from ksolve.games.estimate import BeliefTooLarge, InconsistentHistory, beliefs, estimate, white_beliefs
 from ksolve.games.model import Ask, Game, Hidden, Refused, Turn, filter_game
 from ksolve.games.pgn import PGNError, read_game, read_games, write_game, write_games

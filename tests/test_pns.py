@@ -87,8 +87,8 @@ def test_deeper_bounds_with_three_men_keep_the_verdicts() -> None:
 def test_deep_problem_solved_with_a_certified_strategy(tmp_path) -> None:
     """K+Q against a king hidden in a 3x3 corner: shortest mate 9 (every shorter
     depth refuted), and the strategy's certificate replays in the checker."""
-    from ksolve.certificate import certificate
-    from ksolve.check import check_certificate
+    from ksolve.certificates import certificate
+    from ksolve.checker import check_certificate
 
     path = DEEP / "kq-k-3x3.toml"
     problem = load_problem(path)
@@ -103,8 +103,8 @@ def test_at_most_proves_the_stipulation_without_the_shorter_depths(tmp_path) -> 
     directly (the strategy certified), no mate within 8 refuted directly."""
     from click.testing import CliRunner
 
-    from ksolve.certificate import certificate
-    from ksolve.check import check_certificate
+    from ksolve.certificates import certificate
+    from ksolve.checker import check_certificate
     from ksolve.cli import main
     from ksolve.solver import NO_SOLUTION
 

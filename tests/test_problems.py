@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ksolve.certificate import certificate
-from ksolve.check import check_certificate
+from ksolve.certificates import certificate
+from ksolve.checker import check_certificate
 from ksolve.problem import load_problem
 from ksolve.rules import get_rules
 from ksolve.solver import NO_SOLUTION, SOLVED, key_wins, solve

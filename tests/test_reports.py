@@ -278,7 +278,7 @@ def test_verification_text() -> None:
                                    "  move: 2; attempts: Qd6 Qe7", "Published key a8a4: does not match"]
 
 
-VERIFY_DICT = {  # the shape of ksolve.verify's as_dict()
+VERIFY_DICT = {  # the shape of ksolve.verification's as_dict()
     "verdict": "cooked", "line": "cooked: keys a8a4 (#2), b4b8 (#2); published key a8a4 does not match",
     "moves": 2, "keys": [{"move": "a8a4", "label": "Ra8-a4", "moves": 2}, {"move": "b4b8", "label": "Qb4-b8", "moves": 1}],
     "short": [{"move": "b4b8", "label": "Qb4-b8", "moves": 1}],
@@ -306,7 +306,7 @@ def test_verification_in_the_verifiers_shape(foster) -> None:
 
 
 def test_html_with_the_verifier(foster) -> None:
-    verify = pytest.importorskip("ksolve.verify")
+    verify = pytest.importorskip("ksolve.verification")
     problem, result = foster
     verification = verify.verify(problem, tries=5).as_dict()
     page = render_html(problem, result, verification)

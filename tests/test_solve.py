@@ -78,8 +78,8 @@ def test_bad_file_is_one_line_exit_2(tmp_path: Path) -> None:
 
 def _certified(tmp_path: Path, text: str, result) -> bool:
     """Whether the independent checker verifies the result's certificate."""
-    from ksolve.certificate import certificate
-    from ksolve.check import check_certificate
+    from ksolve.certificates import certificate
+    from ksolve.checker import check_certificate
 
     path = tmp_path / "problem.toml"
     path.write_text(text)

@@ -295,8 +295,8 @@ def certify_solved(tmp_path, problems: list[Problem]) -> int:
     many were checked."""
     import json
 
-    from ksolve.certificate import certificate
-    from ksolve.check import check_certificate
+    from ksolve.certificates import certificate
+    from ksolve.checker import check_certificate
     from ksolve.problem import load_problem
     from ksolve.solver import SOLVED, solve
 
@@ -317,7 +317,7 @@ def certify_solved(tmp_path, problems: list[Problem]) -> int:
 
 def test_won_random_problems_have_certificates_the_checker_verifies(tmp_path) -> None:
     """Every random problem the prover wins: its strategy, written as a
-    certificate, is replayed by the independent checker (``ksolve.check``)."""
+    certificate, is replayed by the independent checker (``ksolve.checker``)."""
     checked = certify_solved(tmp_path, [problem for problem, _ in generate_problems()])
     print(f"\n{checked} certificates verified")
     assert checked >= 80

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from ksolve.cli import main
 from ksolve.problem import load_problem, load_problem_text
-from ksolve.verify import COOKED, NO_SOLUTION, SHORT, SOUND, verify
+from ksolve.verification import COOKED, NO_SOLUTION, SHORT, SOUND, verify
 
 PROBLEMS = Path(__file__).resolve().parent.parent / "problems"
 
@@ -117,7 +117,7 @@ def test_rotenberg_try_knight_f2_is_refuted_by_the_bishop_capture() -> None:
     """1.Nf2+? Bxf2 (then Kxf2 would stalemate): the published try's refutation."""
     from ksolve.board import move_from_uci
     from ksolve.search.prover import Prover
-    from ksolve.verify import refutation_text, refute
+    from ksolve.verification import refutation_text, refute
 
     rotenberg = load_problem(PROBLEMS / "rotenberg-1976.toml")
     refutation = refute(Prover(rotenberg.rules), rotenberg.belief(), move_from_uci("d3f2"), 8)
@@ -135,8 +135,8 @@ def test_rotenberg_try_knight_f2_is_refuted_by_the_bishop_capture() -> None:
 def test_cooks_of_published_problems_are_confirmed_by_the_checker(name: str, keys: list[str]) -> None:
     """Each key of a cooked problem gets its own strategy, and the independent
     checker replays each: the cooks are real, not a prover error."""
-    from ksolve.certificate import certificate
-    from ksolve.check import check_certificate
+    from ksolve.certificates import certificate
+    from ksolve.checker import check_certificate
     from ksolve.solver import solve_with_key
 
     cooked = load_problem(PROBLEMS / f"{name}.toml")

@@ -9,7 +9,7 @@ White heard, from positions where Black could have made the heard number of
 refused attempts (and, under English, asked "Any?" where he was heard to):
 
 - berkeley, cincinnati, rand: ``k`` refused attempts need ``k`` illegal askable
-  attempts (``ksolve.games.counts``);
+  attempts (``ksolve.rules.counts``);
 - berkeley-any: the same, or no legal pawn capture ("Any?" answered "No",
   which adds the number of possible pawn captures ``p`` to the count) and
   ``p <= k <= p + illegal``;
@@ -43,9 +43,10 @@ import numpy as np
 from ksolve.belief import BeliefState
 from ksolve.board import move_from_uci, position_from_fen
 from ksolve.board.layout import COLUMN_BLACK, COLUMN_HASH, COLUMN_TURN, PAWN
-from ksolve.games.counts import ILLEGAL, ILLEGAL_PAWN, PAWN_CAPTURES, POSSIBLE_PAWN, attempt_counts
-from ksolve.games.model import COUNTS_HEARD, Ask, Game, Hidden, Refused, Turn, filter_game
+from ksolve.games.model import Ask, Game, Hidden, Refused, Turn, filter_game
+from ksolve.rules.counts import ILLEGAL, ILLEGAL_PAWN, PAWN_CAPTURES, POSSIBLE_PAWN
 from ksolve.rules import codes, get_rules
+from ksolve.rules.kriegspiel import KriegspielRules
 
 CHUNK = 4096
 """Positions whose replies are expanded at once."""
@@ -68,7 +69,6 @@ class Estimator:
     """White's belief, updated one turn at a time."""
 
     def __init__(self, rules: str, fen: str, max_positions: int | None = None) -> None:
-        self.rules_name = rules
         self.rules = get_rules(rules)
         self.positions = position_from_fen(fen)[np.newaxis, :]
         self.max_positions = max_positions
@@ -109,7 +109,7 @@ class Estimator:
 
     # --- Black's turn ------------------------------------------------------------------
     def _black(self, turn: Turn) -> np.ndarray:
-        requirement = _Requirement(self.rules_name, turn.actions)
+        requirement = _Requirement(self.rules, turn.actions)
         kept: list[np.ndarray] = []
         count = 0
         for start in range(0, len(self.positions), CHUNK):
@@ -117,7 +117,7 @@ class Estimator:
             outcome = self.rules.replies(chunk)
             keep = _heard(outcome.keys, turn)
             if requirement.active:
-                stats = attempt_counts(chunk, getattr(self.rules, "pawn_info", 0))
+                stats = self.rules.refused_attempt_counts(chunk)
                 keep &= requirement.parents_ok(stats)[outcome.parents]
                 if requirement.pawn_capture:
                     parents = chunk[outcome.parents]
@@ -145,15 +145,15 @@ def _unique(positions: np.ndarray) -> np.ndarray:
 class _Requirement:
     """What the heard actions of Black's turn require of the position he moved from."""
 
-    def __init__(self, rules: str, actions: tuple) -> None:
+    def __init__(self, rules: "KriegspielRules", actions: tuple) -> None:
         self.rules = rules
         asks = [a for a in actions if isinstance(a, Ask)]
         if any(not isinstance(a, (Ask, Hidden)) for a in actions):
             raise ValueError("Black's turn as White heard it holds only counts and 'Any?' answers")
         if len(asks) > 1:
             raise InconsistentHistory("'Any?' asked twice in one turn")
-        if actions and rules not in COUNTS_HEARD:
-            raise InconsistentHistory(f"under {rules} White hears nothing of Black's attempts")
+        if actions and not rules.refusal_count_heard:
+            raise InconsistentHistory(f"under {rules.name} White hears nothing of Black's attempts")
         self.ask: bool | None = asks[0].yes if asks else None
         split = actions.index(asks[0]) if asks else len(actions)
         self.before = sum(a.count for a in actions[:split])
@@ -167,7 +167,7 @@ class _Requirement:
         total = self.before + self.after
         if self.ask is None:
             ok = illegal >= total
-            if self.rules == "berkeley-any":  # "Any?" answered "No" adds the possible pawn captures
+            if self.rules.any_no_counts_pawn_captures:  # "Any?" answered "No" adds the possible pawn captures
                 ok |= (captures == 0) & (total >= possible) & (total - possible <= illegal)
             return ok
         if self.ask is False:

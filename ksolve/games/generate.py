@@ -48,7 +48,9 @@ from ksolve.games.model import Game, filter_game
 from ksolve.games.pgn import write_game
 from ksolve.games.play import POLICIES, play_game
 from ksolve.rules import get_rules
-from ksolve.search.prover import Limits, Prover, SearchAborted
+from ksolve.analysis import Analysis
+from ksolve.games.problem import belief_problem
+from ksolve.search.run import Limits, SearchAborted
 
 CSV_FIELDS = ("game", "ply", "rules", "belief_size", "result", "detail", "nodes", "seconds", "file")
 
@@ -68,11 +70,13 @@ def fewest_moves(rules, belief: BeliefState, max_moves: int, seconds: float | No
     """The fewest White moves that force mate from ``belief`` (None: not within
     ``max_moves``), and the prover's nodes; ``SearchAborted`` past ``seconds``.
     The belief is first split by what White hears at the start of his turn, as
-    the solver does (one class for a belief estimated from a history)."""
-    prover = Prover(rules, Limits(seconds=seconds))
+    the solver does (one class for a belief estimated from a history), and
+    the prover's bounds are fitted to the material as for ``ksolve solve``."""
+    analysis = Analysis(belief_problem(belief, rules, max_moves))
+    prover = analysis.prover(Limits(seconds=seconds))
     worst = 0
-    for _, part in belief.turn_info(rules):
-        found = prover.solve(part, max_moves)
+    for first in analysis.classes:
+        found = prover.solve(first.belief, max_moves)
         if found is None:
             return None, prover.stats.nodes
         worst = max(worst, found)

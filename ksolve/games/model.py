@@ -35,13 +35,8 @@ from typing import Union
 
 import chess
 
-from ksolve.rules import codes
+from ksolve.rules import codes, get_rules
 
-KRIEGSPIEL_RULE_SETS = ("berkeley", "berkeley-any", "english", "cincinnati", "rand", "wild16")
-COUNTS_HEARD = frozenset({"berkeley", "berkeley-any", "english", "cincinnati", "rand"})
-"""Rule sets under which a player hears the number of the opponent's refused attempts."""
-ASKS_HEARD = frozenset({"english"})
-"""Rule sets under which a player hears the opponent's "Any?" and its answer."""
 STANDARD_FEN = chess.STARTING_FEN
 
 
@@ -137,21 +132,22 @@ def heard_actions(rules: str, actions: tuple[Action, ...], board: chess.Board | 
     >>> heard_actions("english", (Refused("e2e4"), Ask(False), Refused("d2d4"), Refused("c2c4")), None)
     (Hidden(count=1), Ask(yes=False), Hidden(count=2))
     """
-    if rules not in COUNTS_HEARD:
+    rule_set = get_rules(rules)
+    if not rule_set.refusal_count_heard:
         return ()
     heard: list[Action] = []
     count = 0
     for action in actions:
         if isinstance(action, (Refused, Hidden)):
             count += 1 if isinstance(action, Refused) else action.count
-        elif rules in ASKS_HEARD:
+        elif rule_set.opponent_any_heard:
             if count:
                 heard.append(Hidden(count))
             count = 0
             heard.append(action)
-        elif rules == "berkeley-any" and not action.yes:
+        elif rule_set.any_no_counts_pawn_captures and not action.yes:
             if board is None:
-                raise ValueError("berkeley-any needs the position to count the possible pawn captures")
+                raise ValueError(f"{rules} needs the position to count the possible pawn captures")
             count += possible_pawn_captures(board)
     if count:
         heard.append(Hidden(count))
@@ -164,7 +160,8 @@ def filter_game(game: Game, view: bool) -> Game:
         if game.view != view:
             raise ValueError("a game filtered for one side cannot be filtered for the other")
         return game
-    boards = game.boards() if game.rules == "berkeley-any" else [None] * (len(game.turns) + 1)
+    counts_pawn_captures = get_rules(game.rules).any_no_counts_pawn_captures
+    boards = game.boards() if counts_pawn_captures else [None] * (len(game.turns) + 1)
     turns = tuple(turn if turn.white == view else
                   replace(turn, actions=heard_actions(game.rules, turn.actions, boards[i]), move=None)
                   for i, turn in enumerate(game.turns))
@@ -180,6 +177,6 @@ def result_of(code: int, mover_white: bool, rules: str) -> str:
     end = codes.end_of(code)
     if end == codes.END_NONE:
         return "*"
-    if end == codes.END_CHECKMATE or (end == codes.END_STALEMATE and rules == "rand"):
+    if end == codes.END_CHECKMATE or (end == codes.END_STALEMATE and get_rules(rules).stalemate_wins):
         return "1-0" if mover_white else "0-1"
     return "1/2-1/2"

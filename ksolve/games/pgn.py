@@ -2,7 +2,7 @@
 
 An ordinary PGN game whose every half-move is followed by a comment
 ``{ANNOUNCEMENT:ACTIONS}``: the referee's announcement of the executed move
-(tokens of ``ksolve.games.notation``, e.g. ``d5,F``) and, after the colon,
+(tokens of ``ksolve.rules.notation``, e.g. ``d5,F``) and, after the colon,
 what the mover did before it, in order: refused attempts in SAN on his own
 board, ``Any?Y`` / ``Any?N`` ("Any?" answered "Try"/"Yes" or "No").  A
 comment with nothing to say is left out.
@@ -35,13 +35,11 @@ from typing import Iterator
 
 import chess
 
-from ksolve.games.model import (
-    ASKS_HEARD, COUNTS_HEARD, KRIEGSPIEL_RULE_SETS, Action, Ask, Game, Hidden, Refused, Turn, result_of,
-)
-from ksolve.games.notation import (
+from ksolve.games.model import Action, Ask, Game, Hidden, Refused, Turn, result_of
+from ksolve.rules import codes, get_rules, kriegspiel_rule_set_names
+from ksolve.rules.notation import (
     NotationError, announcement_tokens, attempt_san, own_board, parse_announcement, parse_attempt,
 )
-from ksolve.rules import codes, get_rules
 
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black")
 STRUCTURAL = frozenset({"Result", "Variant", "Rules", "Filter", "SetUp", "FEN"})
@@ -269,10 +267,10 @@ class _GameReader:
         values = self._tags()
         rules_name = values.get("Rules")
         if rules_name is None:
-            raise self._at_first("missing tag Rules (one of: " + ", ".join(KRIEGSPIEL_RULE_SETS) + ")")
-        if rules_name[0] not in KRIEGSPIEL_RULE_SETS:
+            raise self._at_first("missing tag Rules (one of: " + ", ".join(kriegspiel_rule_set_names()) + ")")
+        if rules_name[0] not in kriegspiel_rule_set_names():
             raise self.src.error(rules_name[1], f"unknown rule set {rules_name[0]!r}; valid: "
-                                 + ", ".join(KRIEGSPIEL_RULE_SETS))
+                                 + ", ".join(kriegspiel_rule_set_names()))
         self.rules_name = rules_name[0]
         self.rules = get_rules(self.rules_name)
         view = values.get("Filter")
@@ -424,13 +422,13 @@ class _GameReader:
         if item in ("Any?Y", "Any?N"):
             if not self.rules.any_question:
                 raise self.src.error(at, f"the {self.rules_name} rule set has no 'Any?' question")
-            if hidden and self.rules_name not in ASKS_HEARD:
+            if hidden and not self.rules.opponent_any_heard:
                 raise self.src.error(at, f"under {self.rules_name} the opponent's 'Any?' is not heard")
             return Ask(item == "Any?Y")
         if item.isdigit():
             if not hidden:
                 raise self.src.error(at, "a count of refused attempts stands only after a hidden move ??")
-            if self.rules_name not in COUNTS_HEARD:
+            if not self.rules.refusal_count_heard:
                 raise self.src.error(at, f"under {self.rules_name} the opponent's refused attempts are not heard")
             return Hidden(int(item))
         if hidden:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-import chess
 import numpy as np
 
 from ksolve.board import move_to_uci, position_from_fen
@@ -115,9 +114,3 @@ def play_game(rules: str, white: Policy, black: Policy, plies: int, rng: random.
         tags = (("Event", "ksolve random game"), ("White", getattr(white, "__name__", "?")),
                 ("Black", getattr(black, "__name__", "?")))
     return Game(rules, tuple(turns), fen, None, result, tags)
-
-
-def final_board(game: Game) -> chess.Board:
-    """The true position at the end of an unfiltered game."""
-    return game.boards()[-1]
-

@@ -27,6 +27,7 @@ from ksolve.games.estimate import estimate
 from ksolve.games.model import Game
 from ksolve.problem import MAX_MOVES, Problem
 from ksolve.rules import get_rules
+from ksolve.rules.base import RuleSet
 
 
 @dataclass
@@ -36,7 +37,7 @@ class GameProblem(Problem):
     estimated: BeliefState | None = None
     game: Game | None = None
 
-    def belief(self) -> BeliefState:
+    def _enumerate_belief(self) -> BeliefState:
         return self.estimated  # type: ignore[return-value]
 
 
@@ -67,7 +68,13 @@ def game_problem(game: Game, ply: int | None = None, moves: int | None = None, m
         raise ValueError(f"{source}: Black is to move at the end of the game; the problem is White's")
     if game.result != "*":
         raise ValueError(f"{source}: the game is over ({game.result})")
-    tags = dict(game.tags)
-    return GameProblem(source=source, id=source.rsplit("/", 1)[-1].removesuffix(".pgn"), stipulation=f"#{n}",
-                       moves=n, goal="mate", rules=get_rules(game.rules), fen=None, title=tags.get("Event", ""),
-                       estimated=belief, game=game)
+    problem = belief_problem(belief, get_rules(game.rules), n, source)
+    problem.id = source.rsplit("/", 1)[-1].removesuffix(".pgn")
+    problem.title, problem.game = dict(game.tags).get("Event", ""), game
+    return problem
+
+
+def belief_problem(belief: BeliefState, rules: RuleSet, moves: int, source: str = "<belief>") -> GameProblem:
+    """The problem "White mates within ``moves``" from a given belief (White to move)."""
+    return GameProblem(source=source, id="belief", stipulation=f"#{moves}", moves=moves, goal=rules.goal,
+                       rules=rules, fen=None, estimated=belief)

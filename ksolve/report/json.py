@@ -1,7 +1,7 @@
 """The machine-readable result of a solve.
 
->>> from ksolve.solver import SolveResult
->>> result_json(SolveResult("no solution", None, 2, None, 30, 12, 0.5))["status"]
+>>> from ksolve.solver import Solution
+>>> result_json(Solution("no solution", None, 2, None, 30, 12, 0.5))["status"]
 'no solution'
 """
 

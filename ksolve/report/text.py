@@ -160,3 +160,68 @@ def render_verification_text(verification: dict) -> str:
     if search_line(verification):
         lines.append(f"Search: {search_line(verification)}")
     return "\n".join(lines)
+
+
+def render_solution_text(problem, solution) -> str:
+    """What ``ksolve solve`` prints: the header, the verdict and the strategy.
+
+    >>> from ksolve.problem import load_problem_text
+    >>> from ksolve.solver import solve
+    >>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
+    >>> print(render_solution_text(problem, solve(problem)))
+    problem: #1, rules berkeley, belief 1 positions
+    White forces mate in 1; key h1h8
+    1.Rh1-h8!
+      Checkmate #
+    """
+    goal = "mate" if problem.goal == "mate" else "king capture"
+    lines = [f"{problem.name}: {problem.stipulation}, rules {solution.rules}, "
+             f"belief {solution.belief_size} positions"]
+    key = f"; key {solution.key or 'per first announcement'}{_published(problem, solution)}"
+    if solution.status == "solved" and not solution.shortest:
+        lines.append(f"White forces {goal} in at most {solution.moves} (a shorter {goal} was not looked for){key}")
+    elif solution.status == "solved":
+        stipulated = f" (the stipulation is {solution.max_moves})" if solution.moves < solution.max_moves else ""
+        lines.append(f"White forces {goal} in {solution.moves}{stipulated}{key}")
+    elif solution.status == "no solution":
+        lines.append(f"No forced {goal} in {solution.max_moves} or fewer moves.")
+    else:
+        lines.append(f"Unknown: {solution.reason}")
+    if solution.status == "solved" and solution.tree is not None:
+        lines.append(render_text(solution.tree))
+    return "\n".join(lines)
+
+
+def _published(problem, solution) -> str:
+    if not problem.published_key or not solution.key:
+        return ""
+    verdict = "agrees" if problem.published_key == solution.key else "differs"
+    return f" (published key {problem.published_key}: {verdict})"
+
+
+def render_verification_table(reports) -> str:
+    """One line per ``(problem, Verification)``: what ``ksolve verify FOLDER`` prints."""
+    lines = [f"{'problem':<28} {'stip':>4} {'rules':<12} {'verdict':<15} {'keys':<22} {'tries':>5} "
+             f"{'duals':>5} {'published':<10} {'seconds':>8}"]
+    for problem, report in reports:
+        keys = ",".join(key.move for key in report.keys) or "-"
+        published = ("-" if report.published_key is None else
+                     "key" if report.published_key_matches else "not a key")
+        duals = len(report.duals) if report.duals_checked else "-"
+        lines.append(f"{problem.id:<28} {problem.stipulation:>4} {report.rules:<12} {report.verdict:<15} "
+                     f"{keys:<22} {report.tries_total:>5} {duals:>5} {published:<10} {report.seconds:>8.1f}")
+    return "\n".join(lines)
+
+
+def hidden_squares_text(belief) -> str:
+    """One line per black man type whose square White does not know: its possible squares.
+
+    >>> from ksolve.belief import BeliefState
+    >>> print(hidden_squares_text(BeliefState.from_hidden("8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1", ["b:a1,c1"])))
+    black bishop: a1 c1
+    """
+    import chess
+
+    return "\n".join(f"{chess.COLOR_NAMES[piece.color]} {chess.piece_name(piece.piece_type)}: "
+                     + " ".join(chess.square_name(s) for s in chess.scan_forward(squares))
+                     for piece, squares in belief.hidden_squares())

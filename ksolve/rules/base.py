@@ -1,21 +1,67 @@
-"""The rule-set interface: a rule set is White's observation model.
+"""The rule-set interface: a rule set owns the whole referee protocol as White meets it.
 
-Every method works on a whole array of positions at once and returns
-observation *keys*: a 2-D ``uint64`` array with one row per position (or per
-child).  Two positions give White the same observation exactly when their
-key rows are equal, so a belief state splits into classes with one
-``np.unique(keys, axis=0)``.  Column 0 of every key row is the announcement
-code of ``ksolve.rules.codes`` (``ILLEGAL`` for the "No").
+- **Observations.** Every method works on a whole array of positions at once
+  and returns observation *keys*: a 2-D ``uint64`` array with one row per
+  position (or per child).  Two positions give White the same observation
+  exactly when their key rows are equal, so a belief state splits into
+  classes with one sort.  Column 0 of every key row is the announcement code
+  of ``ksolve.rules.codes`` (``ILLEGAL`` for the "No").
+- **What an observation means** (``outcome``): refused, won (the rule set's
+  win condition: mate, or king capture in Fog of War), the game over without
+  a win, or play goes on.
+- **Turn states** ("Any?" asked, "Try"/"Yes" obligations) and their
+  transitions (``can_ask``, ``any_split``, ``state_after_refusal``,
+  ``attempts``).
+- **Words and formats** of an observation: ``describe`` (the referee's
+  words), ``observation_json`` (the certificate's JSON object).
+- **The kernels' view** of the rule set: ``spec``, one ``KernelSpec`` handed
+  to the numba kernels.
+
+>>> from ksolve.rules import get_rules
+>>> rules = get_rules("berkeley-any")
+>>> rules.goal, rules.can_ask(FRESH), rules.can_ask(ASKED), rules.any_answer_words(MUST_CAPTURE)
+('mate', True, False, 'Try')
 """
 
 from __future__ import annotations
 
+import enum
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ksolve.rules import codes
+
+FRESH, ASKED, MUST_CAPTURE, MUST_TRY = 0, 1, 2, 3
+"""White's turn states: "Any?" not asked; asked (answered no, or the
+obligation fulfilled); answered "Try" (Berkeley+Any: pawn captures until one
+is legal); answered "Yes" (English: at least one pawn try).  Plain ints: they
+are part of every transposition-table key."""
+
+
+class KernelSpec(NamedTuple):
+    """What the numba kernels need of a rule set, as one argument.
+
+    ``flags`` is the referee kernels' flag vector (``ksolve.rules.kernels``),
+    ``fog`` selects Fog-of-War moves and the king-capture goal.
+    """
+
+    flags: np.ndarray
+    fog: bool
+
+
+class Outcome(enum.Enum):
+    """What an observation means for White's goal."""
+
+    REFUSED = "refused"
+    """The referee's "No": nothing moved, the same turn goes on."""
+    WON = "won"
+    """The rule set's win condition (mate; king capture in Fog of War)."""
+    ENDED = "ended"
+    """The game is over without a win (stalemate, a draw)."""
+    GOES_ON = "goes on"
 
 
 @dataclass(frozen=True)
@@ -28,11 +74,6 @@ class Outcomes:
     """``(n, POSITION_WIDTH)`` positions after the move (the position itself where illegal)."""
     parents: np.ndarray | None = None
     """For replies: the index of each child's parent position."""
-
-    @property
-    def codes(self) -> np.ndarray:
-        """Column 0 of the keys as int64 announcement codes."""
-        return self.keys[:, 0].astype(np.int64)
 
 
 class RuleSet(ABC):
@@ -50,7 +91,14 @@ class RuleSet(ABC):
     """Fog-of-War move generation (king capture) instead of legal chess moves."""
     any_question: bool = False
     """Whether White may ask "Any?" (are there pawn captures?)."""
+    any_obliges_until_capture: bool = False
+    """After "Try" to Any?: pawn captures must be tried until one is legal
+    (Berkeley+Any), rather than at least one (English)."""
+    kriegspiel_games: bool = False
+    """Whether games under this rule set are Kriegspiel games (a referee, PGN
+    with announcements in comments, the game-level tools)."""
 
+    # --- the kernels' view ---------------------------------------------------
     @property
     def flags(self) -> np.ndarray:
         """The flag vector of the referee kernels (``ksolve.rules.kernels``) for
@@ -59,6 +107,37 @@ class RuleSet(ABC):
 
         return BERKELEY_FLAGS
 
+    @property
+    def spec(self) -> KernelSpec:
+        """The one argument the search kernels take for this rule set."""
+        return KernelSpec(self.flags, bool(self.fog))
+
+    # --- the win condition -----------------------------------------------------
+    @property
+    def goal(self) -> str:
+        """``"mate"``, or ``"king-capture"`` in Fog of War."""
+        return "king-capture" if self.fog else "mate"
+
+    @property
+    def winning_end(self) -> int:
+        """The game-end code (``codes.END_*``) that is White's win."""
+        return codes.END_KING_CAPTURED if self.fog else codes.END_CHECKMATE
+
+    def end_of(self, key: np.ndarray) -> int:
+        """The game-end kind (``codes.END_*``) announced in a key row."""
+        return codes.end_of(int(key[0]))
+
+    def outcome(self, key: np.ndarray) -> Outcome:
+        """What the observation ``key`` means for White's goal."""
+        code = int(key[0])
+        if code == codes.ILLEGAL:
+            return Outcome.REFUSED
+        end = codes.end_of(code)
+        if end == codes.END_NONE:
+            return Outcome.GOES_ON
+        return Outcome.WON if end == self.winning_end else Outcome.ENDED
+
+    # --- observations ------------------------------------------------------------
     @abstractmethod
     def attempt(self, positions: np.ndarray, move: int) -> Outcomes:
         """White attempts ``move`` in every position."""
@@ -75,13 +154,48 @@ class RuleSet(ABC):
     def describe(self, key: np.ndarray) -> str:
         """The referee's words for one key row."""
 
+    @abstractmethod
+    def observation_json(self, key: np.ndarray) -> dict[str, Any]:
+        """One observation key row as the certificate's JSON object (``docs/certificate.md``)."""
+
+    # --- the turn's states ---------------------------------------------------------
+    def can_ask(self, state: int) -> bool:
+        """Whether White may ask "Any?" in a turn in ``state``."""
+        return self.any_question and state == FRESH
+
     def any_answers(self, positions: np.ndarray) -> np.ndarray:
         """The answer to "Any?" per position (rule sets with the question only)."""
         raise ValueError(f"the {self.name} rule set has no 'Any?' question")
 
-    def end_of(self, key: np.ndarray) -> int:
-        """The game-end kind (``codes.END_*``) announced in a key row."""
-        return codes.end_of(int(key[0]))
+    def any_split(self, positions: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """The answers to "Any?" as ``(next turn state, mask of the positions)``: yes first, then no."""
+        yes = self.any_answers(positions)
+        obliged = MUST_CAPTURE if self.any_obliges_until_capture else MUST_TRY
+        return [(obliged, yes), (ASKED, ~yes)]
+
+    def any_answer_words(self, state: int) -> str:
+        """The referee's word for the "Any?" answer that leads to ``state``."""
+        if state == ASKED:
+            return "No"
+        return "Try" if self.any_obliges_until_capture else "Yes"
+
+    def state_after_refusal(self, state: int) -> int:
+        """The turn's state after a "No" (English: one refused pawn try fulfils "Yes")."""
+        return ASKED if state == MUST_TRY else state
+
+    def attempts(self, positions: np.ndarray, state: int = FRESH) -> np.ndarray:
+        """The attempts worth making in a turn in ``state``: moves legal in some
+        position (any other is refused everywhere and tells nothing); after
+        "Any?" answered yes, the pawn captures (English: also a refused one)."""
+        from ksolve.board.batch import move_union
+
+        candidates = move_union(positions, self.fog)
+        if state in (MUST_CAPTURE, MUST_TRY):
+            from ksolve.rules.referee import pawn_diagonal_attempts
+
+            diagonal = np.array(sorted(pawn_diagonal_attempts(positions[0])), dtype=np.int64)
+            candidates = diagonal if state == MUST_TRY else np.intersect1d(candidates, diagonal)
+        return candidates
 
     def __repr__(self) -> str:
         return f"<RuleSet {self.name}>"

@@ -135,3 +135,37 @@ def _pawn_info_words(code: int, extra: int, pawn_info: str) -> str:
         squares = [chess.square_name(s) for s in chess.scan_forward(extra)]
         return "pawn tries from " + " ".join(squares) if squares else "no pawn tries"
     return f"{count} pawn tr{'y' if count == 1 else 'ies'}"
+
+
+_CHECK_JSON = [(CHECK_RANK, "rank"), (CHECK_FILE, "file"), (CHECK_LONG, "long"), (CHECK_SHORT, "short"),
+               (CHECK_KNIGHT, "knight")]
+_END_JSON = {END_CHECKMATE: "checkmate", END_STALEMATE: "stalemate", END_INSUFFICIENT: "insufficient",
+             END_MOVE_LIMIT: "move-limit", END_KING_CAPTURED: "king-captured"}
+
+
+def announcement_json(code: int, capture_kind: bool = False) -> dict:
+    """The certificate's JSON words for a move announcement (pawn tries aside:
+    their form belongs to the rule set).
+
+    >>> announcement_json(capture_code(36) | CAPTURED_PAWN | CHECK_FILE, capture_kind=True)
+    {'capture': 'e5', 'captured': 'pawn', 'checks': ['file']}
+    """
+    if code == ILLEGAL:
+        raise ValueError("a refusal is not an observation (it is the 'no' branch)")
+    result: dict = {}
+    square = capture_square(code)
+    if square is not None:
+        result["capture"] = chess.square_name(square)
+        if capture_kind:
+            result["captured"] = "pawn" if code & CAPTURED_PAWN else "piece"
+        if code & EN_PASSANT:
+            result["en_passant"] = True
+    if code & PROMOTION:
+        result["promotion"] = True
+    checks = [word for bit, word in _CHECK_JSON if code & bit]
+    if checks:
+        result["checks"] = checks
+    end = end_of(code)
+    if end:
+        result["end"] = _END_JSON[end]
+    return result

@@ -23,7 +23,9 @@ White's castling rights.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+import chess
 import numpy as np
 from numba import njit
 
@@ -159,8 +161,6 @@ class FogOfWarRules(RuleSet):
         return fog_turn_info(np.atleast_2d(positions))
 
     def describe(self, key: np.ndarray) -> str:
-        import chess
-
         code = int(key[0])
         if code == codes.ILLEGAL:
             return "Impossible"
@@ -179,4 +179,20 @@ class FogOfWarRules(RuleSet):
         return text[0].upper() + text[1:]
 
 
+    def observation_json(self, key: np.ndarray) -> dict[str, Any]:
+        """The announcement (capture square, end) and White's view: the visible
+        squares, Black's men on them, White's men and castling rights."""
+        black, white = {}, {}
+        for piece in range(6):
+            for square in chess.scan_forward(int(key[2 + piece])):
+                black[chess.square_name(square)] = chess.piece_symbol(piece + 1)
+            for square in chess.scan_forward(int(key[8 + piece])):
+                white[chess.square_name(square)] = chess.piece_symbol(piece + 1).upper()
+        rights = int(key[14])
+        return {**codes.announcement_json(int(key[0])),
+                "visible": [chess.square_name(s) for s in chess.scan_forward(int(key[1]))], "black": black,
+                "white": white, "castling": ("K" if rights & 1 else "") + ("Q" if rights & 2 else "")}
+
+
 FOG_OF_WAR = FogOfWarRules()
+RULE_SETS = {FOG_OF_WAR.name: FOG_OF_WAR}

@@ -21,7 +21,7 @@ public announcements), so White also hears Black's.
 
 >>> import numpy as np
 >>> from ksolve.board import position_from_fen, move_from_uci
->>> rules = KRIEGSPIEL_RULES["wild16"]
+>>> rules = RULE_SETS["wild16"]
 >>> out = rules.attempt(position_from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")[None, :], move_from_uci("e1d1"))
 >>> rules.describe(out.keys[0])
 'Silent, 1 pawn try'
@@ -31,7 +31,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
+import chess
 import numpy as np
 
 from ksolve.rules import codes
@@ -63,11 +65,20 @@ class KriegspielRules(RuleSet):
     any_obliges_until_capture: bool = False
     """After "Yes"/"Try" to Any?: pawn captures must be tried until one is
     legal (Berkeley+Any), rather than at least one (English)."""
+    refusal_count_heard: bool = True
+    """Whether a player hears the number of the opponent's refused attempts
+    (not in Wild 16, where "Illegal" goes to the mover only)."""
+    opponent_any_heard: bool = False
+    """Whether a player hears the opponent's "Any?" and its answer (English)."""
+    any_no_counts_pawn_captures: bool = False
+    """Berkeley+Any: a "No" to Any? adds the number of possible pawn captures
+    to the refused-attempt count the opponent hears."""
     impossible_answer: str = "impossible"
     """The word for an attempt impossible on the mover's own board: "impossible",
     "nonsense" (Cincinnati, RAND's "Hell no") or "illegal" (indistinguishable from "No")."""
     stalemate_wins: bool = False
     """RAND: the side that gives stalemate wins (still not a mate for the solver)."""
+    kriegspiel_games: bool = True
 
     @cached_property
     def flags(self) -> np.ndarray:
@@ -98,30 +109,53 @@ class KriegspielRules(RuleSet):
             return super().any_answers(positions)
         return any_answers(positions)
 
+    def refused_attempt_counts(self, positions: np.ndarray) -> np.ndarray:
+        """Per position, what the opponent's refusal counts can reveal of it
+        (``ksolve.rules.counts.attempt_counts`` under this rule set's pawn tries)."""
+        from ksolve.rules.counts import attempt_counts
+
+        return attempt_counts(positions, self.pawn_info)
+
     def describe(self, key: np.ndarray) -> str:
         text = codes.describe(int(key[0]), int(key[1]), _PAWN_INFO_WORDS[self.pawn_info])
         if self.stalemate_wins and codes.end_of(int(key[0])) == codes.END_STALEMATE:
             text += " (the stalemating side wins)"
         return text
 
+    def observation_json(self, key: np.ndarray) -> dict[str, Any]:
+        code = int(key[0])
+        result = codes.announcement_json(code, self.capture_kind)
+        if code & codes.PAWN_INFO:
+            result["pawn_tries"] = self._pawn_tries_json(code, int(key[1]))
+        return result
+
+    def _pawn_tries_json(self, code: int, extra: int) -> Any:
+        if self.pawn_info == PAWN_INFO_COUNT:
+            return codes.pawn_try_count(code)
+        if self.pawn_info == PAWN_INFO_EXISTS:
+            return bool(codes.pawn_try_count(code))
+        if self.pawn_info == PAWN_INFO_SQUARES:
+            return [chess.square_name(s) for s in chess.scan_forward(extra)]
+        raise ValueError(f"the {self.name} rule set announces no pawn tries")
+
 
 def _keys(move_codes: np.ndarray, extras: np.ndarray) -> np.ndarray:
     return np.stack([move_codes.astype(np.uint64), extras.astype(np.uint64)], axis=1)
 
 
-KRIEGSPIEL_RULES = {
+RULE_SETS = {
     rules.name: rules
     for rules in (
         KriegspielRules("berkeley", "Berkeley (Russell & Wolfe)", insufficient=INSUFFICIENT_BARE),
         KriegspielRules("berkeley-any", "Berkeley with Any?", insufficient=INSUFFICIENT_BARE,
-                        any_question=True, any_obliges_until_capture=True),
+                        any_question=True, any_obliges_until_capture=True, any_no_counts_pawn_captures=True),
         KriegspielRules("english", "English (Gambit Club 1933)", en_passant_at_arrival=True,
-                        any_question=True, impossible_answer="illegal"),
+                        any_question=True, impossible_answer="illegal", opponent_any_heard=True),
         KriegspielRules("cincinnati", "Cincinnati (1977)", capture_kind=True,
                         pawn_info=PAWN_INFO_EXISTS, impossible_answer="nonsense"),
         KriegspielRules("rand", "RAND (1950)", capture_kind=True, promotion_announced=True,
                         pawn_info=PAWN_INFO_SQUARES, impossible_answer="nonsense", stalemate_wins=True),
         KriegspielRules("wild16", "ICC Wild 16", capture_kind=True, pawn_info=PAWN_INFO_COUNT,
-                        impossible_answer="illegal"),
+                        impossible_answer="illegal", refusal_count_heard=False),
     )
 }

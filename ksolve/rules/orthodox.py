@@ -13,10 +13,11 @@ position after it, so every observation class holds a single position.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from ksolve.board.layout import COLUMN_EP
+from ksolve.board.layout import COLUMN_EP, POSITION_WIDTH
 from ksolve.rules import codes
 from ksolve.rules.base import Outcomes, RuleSet
 from ksolve.rules.kernels import (
@@ -54,6 +55,17 @@ class OrthodoxRules(RuleSet):
     def describe(self, key: np.ndarray) -> str:
         return codes.describe(int(key[0]))
 
+    def observation_json(self, key: np.ndarray) -> dict[str, Any]:
+        """The end (if any) and the whole position after the move, as EPD."""
+        from ksolve.board import position_to_board
+
+        announced = codes.announcement_json(int(key[0]))
+        result: dict[str, Any] = {"end": announced["end"]} if "end" in announced else {}
+        row = np.zeros(POSITION_WIDTH, dtype=np.uint64)
+        row[: COLUMN_EP + 1] = key[2:]
+        result["position"] = position_to_board(row).epd()
+        return result
+
 
 def _keys(move_codes: np.ndarray, positions: np.ndarray) -> np.ndarray:
     keys = np.zeros((positions.shape[0], 2 + COLUMN_EP + 1), dtype=np.uint64)
@@ -63,3 +75,4 @@ def _keys(move_codes: np.ndarray, positions: np.ndarray) -> np.ndarray:
 
 
 ORTHODOX = OrthodoxRules()
+RULE_SETS = {ORTHODOX.name: ORTHODOX}

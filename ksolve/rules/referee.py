@@ -29,7 +29,7 @@ from ksolve.board.batch import expand
 from ksolve.board.movegen import legal_moves
 from ksolve.board.tables import PAWN_ATTACKS, RANK_1, RANK_8, SQUARE_BB
 from ksolve.rules import codes
-from ksolve.rules.base import RuleSet
+from ksolve.rules.base import MUST_CAPTURE, RuleSet
 from ksolve.rules.kernels import (
     PAWN_INFO_COUNT, PAWN_INFO_EXISTS, PAWN_INFO_SQUARES, any_answers, pawn_captures,
 )
@@ -107,7 +107,7 @@ class Referee:
         code, extra = int(outcome.keys[0, 0]), int(outcome.keys[0, 1])
         if code == codes.ILLEGAL:
             self.refused.add(move)
-            if self.must_use_pawns and not self.rules.any_obliges_until_capture:  # type: ignore[attr-defined]
+            if self.must_use_pawns and not self.rules.any_obliges_until_capture:
                 self.must_use_pawns = False  # English: one pawn try fulfils the obligation
                 self.any_answer = True
             return Answer("illegal", "No")
@@ -125,7 +125,7 @@ class Referee:
         self.any_answer = yes
         if yes:
             self.must_use_pawns = True
-            return Answer("any-yes", "Try" if self.rules.any_obliges_until_capture else "Yes")  # type: ignore[attr-defined]
+            return Answer("any-yes", self.rules.any_answer_words(MUST_CAPTURE))
         return Answer("any-no", "No")
 
     @property

@@ -1,1 +1,4 @@
-"""The AND-OR prover over belief states and its last-move kernel."""
+"""Search over belief states: the interface (``base``), the run's limits and
+counters (``run``), the result table (``table``), the depth-first prover
+(``prover``, with its last-move kernel ``leaves`` and orthodox bounds
+``orthodox``) and proof-number search (``pns``)."""

@@ -9,9 +9,9 @@ empties the set, in any order: ``win_now`` computes that closure.
 
 >>> import numpy as np
 >>> from ksolve.board import positions_from_fens
->>> from ksolve.rules.kernels import BERKELEY_FLAGS
+>>> from ksolve.rules import get_rules
 >>> positions = positions_from_fens(["6k1/5ppp/8/8/8/8/8/K3R3 w - - 0 1"])
->>> bool(win_now(positions, BERKELEY_FLAGS, False)[0])
+>>> bool(win_now(positions, get_rules("berkeley").spec)[0])
 True
 """
 
@@ -54,13 +54,13 @@ def _status_into(positions, children, parents, moves, unique, flags, fog, status
 
 
 @njit(cache=True)
-def win_now(positions, flags, fog):
+def win_now(positions, spec):
     """Whether White wins in one move against every position: ``(wins, attempts)``.
 
-    ``attempts`` lists the safe attempts in the order to try them (each legal
-    in some position still left).
+    ``spec`` is the rule set's ``KernelSpec``; ``attempts`` lists the safe
+    attempts in the order to try them (each legal in some position still left).
     """
-    unique, status = attempt_status(positions, flags, fog)
+    unique, status = attempt_status(positions, spec.flags, spec.fog)
     n, m = status.shape
     remaining = np.ones(n, dtype=np.bool_)
     left = n

@@ -373,9 +373,11 @@ def _generate(position, out, fog):
 
 
 @njit(cache=True)
-def fails_in(positions, moves, flags, fog, keys, won, lost, budget):
+def fails_in(positions, moves, spec, keys, won, lost, budget):
     """Index of the first position shown to have no orthodox win in ``moves``,
-    or -1 (a search that runs out of ``budget`` shows nothing)."""
+    or -1 (a search that runs out of ``budget`` shows nothing); ``spec`` is
+    the rule set's ``KernelSpec``."""
+    flags, fog = spec.flags, spec.fog
     work = workspace(moves)
     for i in range(positions.shape[0]):
         if _search(positions[i], moves, flags, fog, keys, won, lost, budget, work) == 0:
@@ -438,14 +440,16 @@ def _cached_move_wins(position, move, moves, flags, fog, keys, won, lost, move_k
 
 
 @njit(cache=True)
-def viable_attempts(positions, candidates, moves, flags, fog, keys, won, lost, move_keys, move_results, budget):
+def viable_attempts(positions, candidates, moves, spec, keys, won, lost, move_keys, move_results, budget):
     """Per candidate attempt: the index of a position where it is legal but not
-    an orthodox winning first move within ``moves``, or -1 (viable).
+    an orthodox winning first move within ``moves``, or -1 (viable); ``spec``
+    is the rule set's ``KernelSpec``.
 
     Positions are tried in the order given, so callers put the positions that
     refuted attempts before first.  An orthodox search that exceeds ``budget``
     moves decides nothing, and the attempt is kept.
     """
+    flags, fog = spec.flags, spec.fog
     refuted_by = np.full(candidates.shape[0], -1, dtype=np.int64)
     _refute_into(positions, candidates, moves, flags, fog, keys, won, lost, move_keys, move_results, budget,
                  refuted_by, np.empty(MAX_MOVES, dtype=np.int64), workspace(1), workspace(moves))

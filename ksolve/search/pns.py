@@ -33,8 +33,10 @@ False
 from __future__ import annotations
 
 from collections import OrderedDict
+
 from ksolve.belief import BeliefState
-from ksolve.search.prover import ASK, FRESH, Entry, Prover
+from ksolve.rules.base import FRESH
+from ksolve.search.prover import ASK, Prover
 
 INFINITE = 1 << 40
 EXPANSIONS_KEPT = 20_000
@@ -63,10 +65,12 @@ class AttemptNode:
 
 
 class ProofNumberSearch:
-    """df-pn on top of a ``Prover`` (its rules, table, limits and statistics)."""
+    """df-pn on top of a ``Prover`` (its rules, result table and search run)."""
 
     def __init__(self, prover: Prover, exact_moves: int | None = None) -> None:
         self.prover = prover
+        self.table = prover.table
+        self.run = prover.run
         self.exact_moves = prover.viable_depth if exact_moves is None else exact_moves
         """White nodes with this many moves left or fewer are decided by the
         depth-first prover (where its viability filter works)."""
@@ -90,7 +94,7 @@ class ProofNumberSearch:
 
     # --- the MID procedure -------------------------------------------------
     def _search(self, node, proof_threshold: int, disproof_threshold: int) -> None:
-        self.prover._tick()
+        self.run.tick()
         children = self._children(node)
         if children is None:  # decided on expansion
             return
@@ -122,7 +126,7 @@ class ProofNumberSearch:
         if known is not None:
             return known
         if isinstance(node, WhiteNode):
-            entry = self.prover.entry(node.belief, node.state)
+            entry = self.table.entry(node.belief, node.state)
             if entry is not None and entry.proven <= node.moves:
                 return 0, INFINITE
             if entry is not None and entry.disproven >= node.moves:
@@ -135,7 +139,7 @@ class ProofNumberSearch:
         self.numbers[node.key] = (proof, disproof)
         if not isinstance(node, WhiteNode) or (proof and disproof):
             return
-        entry = self.prover.table.setdefault((node.belief.key, len(node.belief), node.state), Entry())
+        entry = self.table.slot(node.belief, node.state)
         if proof == 0:
             winner = next(child for child, (p, _) in zip(children, numbers) if p == 0)
             if entry.proven > node.moves:
@@ -174,9 +178,8 @@ class ProofNumberSearch:
             won = prover.wins(node.belief, node.moves, node.state)
             self.numbers[node.key] = (0, INFINITE) if won else (INFINITE, 0)
             return None
-        children = [AttemptNode(node, int(move)) for move in prover._ordered(prover.candidates(node.belief, node.state),
-                                                                             node.moves)]
-        if node.state == FRESH and prover.rules.any_question:
+        children = [AttemptNode(node, move) for move in prover.ordered(prover.candidates(node.belief, node.state))]
+        if prover.rules.can_ask(node.state):
             children.append(AttemptNode(node, ASK))
         if not children:
             self.numbers[node.key] = (INFINITE, 0)

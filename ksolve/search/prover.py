@@ -17,6 +17,9 @@ Results are kept in a transposition table keyed by the belief (its digest
 and size) and the moves left, storing proofs and disproofs: a proof for
 ``n`` holds for more moves, a disproof for fewer.
 
+The prover implements the search interface (``ksolve.search.base.Search``);
+``winning_move`` reads the proven strategy back from its table.
+
 >>> from ksolve.belief import BeliefState
 >>> from ksolve.rules import get_rules
 >>> prover = Prover(get_rules("berkeley"))
@@ -27,22 +30,22 @@ and size) and the moves left, storing proofs and disproofs: a proof for
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
-from typing import Callable
+from typing import Iterator
 
 import numpy as np
 
-from ksolve.belief import BeliefState, is_refusal
+from ksolve.belief import BeliefState
 from ksolve.board.batch import move_union
 from ksolve.board.layout import COLUMN_BLACK
-from ksolve.rules import codes
-from ksolve.rules.base import RuleSet
-from ksolve.rules.referee import pawn_diagonal_attempts
+from ksolve.rules.base import ASKED, FRESH, MUST_CAPTURE, MUST_TRY, Outcome, RuleSet
 from ksolve.search.leaves import win_now
 from ksolve.search.orthodox import OrthodoxTable, fails_in, viable_attempts
+from ksolve.search.run import Limits, Progress, SearchAborted, SearchRun, Stats
+from ksolve.search.table import Entry, ResultTable
 
-UNPROVEN = 1 << 30
+__all__ = ["ASK", "ASKED", "FRESH", "MUST_CAPTURE", "MUST_TRY", "Entry", "Limits", "Prover", "SearchAborted",
+           "Stats"]
+
 ASK = -2
 """The strategy's choice of asking "Any?" instead of an attempt."""
 ORTHODOX_BUDGET = 20_000
@@ -57,11 +60,6 @@ king against king and piece, orthodox searches are cheap enough to bound
 eight moves (K+Q against a king hidden in a 4x4 corner, shortest mate 11:
 80 s with depth 4, 1.4 s with 8); with more men deeper bounds cost more than
 they save (Rotenberg 1976 at depth 5: 4 s -> 20 s)."""
-"""Attempts tested for orthodox viability at a time (a proof may come before the rest)."""
-FRESH, ASKED, MUST_CAPTURE, MUST_TRY = 0, 1, 2, 3
-"""White's turn states: "Any?" not asked; asked (answered no, or obligation
-fulfilled); answered "Try" (Berkeley+Any: pawn captures until one is legal);
-answered "Yes" (English: at least one pawn try)."""
 
 
 _SIGNATURE_WEIGHTS = np.random.default_rng(2026).integers(1, 2**63, size=6, dtype=np.uint64) | np.uint64(1)
@@ -72,78 +70,26 @@ def _black_signatures(positions: np.ndarray) -> np.ndarray:
     return (positions[:, COLUMN_BLACK:COLUMN_BLACK + 6] * _SIGNATURE_WEIGHTS).sum(axis=1, dtype=np.uint64)
 
 
-class SearchAborted(Exception):
-    """The search hit its time or node limit before deciding."""
-
-
-@dataclass
-class Entry:
-    """What the table knows of one belief: won with ``proven`` moves or more,
-    lost with ``disproven`` moves or fewer, and the winning attempt."""
-
-    proven: int = UNPROVEN
-    disproven: int = 0
-    move: int = -1
-
-
-@dataclass
-class Limits:
-    """When to give up: seconds and OR nodes (None: no limit)."""
-
-    seconds: float | None = None
-    nodes: int | None = None
-
-
-@dataclass
-class Stats:
-    """Counters of one search."""
-
-    nodes: int = 0
-    leaf_calls: int = 0
-    bound_cuts: int = 0
-    pruned_attempts: int = 0
-    table_hits: int = 0
-    started: float = field(default_factory=time.perf_counter)
-
-    @property
-    def seconds(self) -> float:
-        return time.perf_counter() - self.started
-
-
 class Prover:
-    """Depth-bounded AND-OR search with a transposition table."""
+    """Depth-bounded AND-OR search with a transposition table (the depth-first search)."""
 
-    def __init__(self, rules: RuleSet, limits: Limits | None = None,
-                 progress: Callable[[Stats, int], None] | None = None) -> None:
+    def __init__(self, rules: RuleSet, limits: Limits | None = None, progress: Progress | None = None,
+                 run: SearchRun | None = None) -> None:
         self.rules = rules
-        self.limits = limits or Limits()
-        self.progress = progress
-        self.stats = Stats()
-        self.table: dict[tuple[int, int], Entry] = {}
-        self.black_table: dict[tuple[int, int, int], bool] = {}
+        self.run = run or SearchRun(limits, progress)
+        self.table = ResultTable()
         self.history: dict[int, int] = {}
-        self.success = codes.END_KING_CAPTURED if rules.fog else codes.END_CHECKMATE
-        self._flags = rules.flags
-        self._next_check = 16
-        self.depth = 0
+        self._spec = rules.spec
         self.orthodox_depth = 3
         self.viable_depth = 4
         self.orthodox = OrthodoxTable()
         self.orthodox_budget = ORTHODOX_BUDGET
         self.killer_positions: dict[int, int] = {}
 
-    # --- bookkeeping ---------------------------------------------------------
-    def _tick(self) -> None:
-        self.stats.nodes += 1
-        if self.stats.nodes < self._next_check:
-            return
-        self._next_check = self.stats.nodes + 16
-        if self.limits.nodes is not None and self.stats.nodes >= self.limits.nodes:
-            raise SearchAborted(f"node limit {self.limits.nodes:,} reached")
-        if self.limits.seconds is not None and self.stats.seconds >= self.limits.seconds:
-            raise SearchAborted(f"time limit {self.limits.seconds:g} s reached")
-        if self.progress is not None:
-            self.progress(self.stats, self.depth)
+    @property
+    def stats(self) -> Stats:
+        """The run's counters."""
+        return self.run.stats
 
     def fit_bounds(self, belief: BeliefState) -> None:
         """Choose how deep the full-information bounds reach from the material
@@ -158,7 +104,7 @@ class Prover:
 
     def entry(self, belief: BeliefState, state: int = FRESH) -> Entry | None:
         """The table's entry for a White-to-move belief, if any."""
-        return self.table.get((belief.key, len(belief), state))
+        return self.table.entry(belief, state)
 
     # --- the search ----------------------------------------------------------
     def wins(self, belief: BeliefState, moves: int, state: int = FRESH) -> bool:
@@ -169,22 +115,19 @@ class Prover:
         """
         if moves <= 0 or len(belief) == 0:
             return moves > 0
-        self._tick()
-        key = (belief.key, len(belief), state)
-        entry = self.table.get(key)
-        if entry is not None:
-            if entry.proven <= moves:
-                self.stats.table_hits += 1
-                return True
-            if entry.disproven >= moves:
-                self.stats.table_hits += 1
-                return False
-        else:
-            entry = self.table[key] = Entry()
-        can_ask = state == FRESH and self.rules.any_question
+        self.run.tick()
+        stats = self.run.stats
+        entry = self.table.slot(belief, state)
+        if entry.proven <= moves:
+            stats.table_hits += 1
+            return True
+        if entry.disproven >= moves:
+            stats.table_hits += 1
+            return False
+        can_ask = self.rules.can_ask(state)
         if moves == 1 and state in (FRESH, ASKED):
-            self.stats.leaf_calls += 1
-            won, attempts = win_now(belief.positions, self._flags, self.rules.fog)
+            stats.leaf_calls += 1
+            won, attempts = win_now(belief.positions, self._spec)
             if won:
                 entry.proven, entry.move = 1, int(attempts[0])
                 return True
@@ -194,7 +137,7 @@ class Prover:
             entry.disproven = 1
             return False
         if moves <= self.orthodox_depth and not self._orthodox_bound_holds(belief, moves):
-            self.stats.bound_cuts += 1
+            stats.bound_cuts += 1
             entry.disproven = max(entry.disproven, moves)
             return False
         killers_first = None
@@ -223,23 +166,21 @@ class Prover:
 
     def any_classes(self, belief: BeliefState) -> list[tuple[int, BeliefState]]:
         """The answers to "Any?" as (next turn state, belief): yes first, then no."""
-        yes = self.rules.any_answers(belief.positions)
-        obliged = MUST_CAPTURE if self.rules.any_obliges_until_capture else MUST_TRY
-        return [(obliged, BeliefState(belief.positions[yes])), (ASKED, BeliefState(belief.positions[~yes]))]
+        return [(state, BeliefState(belief.positions[mask]))
+                for state, mask in self.rules.any_split(belief.positions)]
 
     def _orthodox_bound_holds(self, belief: BeliefState, moves: int) -> bool:
         """Whether every member has an orthodox win in ``moves``."""
-        return fails_in(belief.positions, moves, self._flags, self.rules.fog, *self.orthodox.arrays,
-                        self.orthodox_budget) < 0
+        return fails_in(belief.positions, moves, self._spec, *self.orthodox.arrays, self.orthodox_budget) < 0
 
     def candidates(self, belief: BeliefState, state: int = FRESH) -> np.ndarray:
-        """The attempts worth trying: legal somewhere (after "Any?" answered
-        yes: pawn captures, and under English also a refused "dummy" one)."""
-        candidates = belief.candidate_attempts(self.rules.fog)
-        if state in (MUST_CAPTURE, MUST_TRY):
-            diagonal = np.array(sorted(pawn_diagonal_attempts(belief.positions[0])), dtype=np.int64)
-            candidates = diagonal if state == MUST_TRY else np.intersect1d(candidates, diagonal)
-        return candidates
+        """The attempts worth trying in a turn in ``state`` (``RuleSet.attempts``)."""
+        return self.rules.attempts(belief.positions, state)
+
+    def ordered(self, moves: np.ndarray) -> list[int]:
+        """``moves`` best first: by how often and how deep each has won before."""
+        history = self.history
+        return sorted((int(m) for m in moves), key=lambda m: -history.get(m, 0))
 
     def _few_refute(self, killers_first: tuple[np.ndarray, list[int]], moves: int) -> bool:
         """Whether the first few positions (killers first) are lost by themselves:
@@ -248,23 +189,24 @@ class Prover:
         is one for the subset)."""
         positions, signatures = killers_first
         few = positions[:FEW_POSITIONS]
-        candidates = move_union(few, self.rules.fog)
-        refuted_by = viable_attempts(few, candidates, moves, self._flags, self.rules.fog,
-                                     *self.orthodox.arrays, *self.orthodox.move_arrays, self.orthodox_budget)
+        candidates = move_union(few, self._spec.fog)
+        refuted_by = viable_attempts(few, candidates, moves, self._spec, *self.orthodox.arrays,
+                                     *self.orthodox.move_arrays, self.orthodox_budget)
         if np.any(refuted_by < 0):
             return False
         killers = self.killer_positions
         for index in refuted_by.tolist():
             h = signatures[index]
             killers[h] = killers.get(h, 0) + 1
-        self.stats.pruned_attempts += len(refuted_by)
+        self.run.stats.pruned_attempts += len(refuted_by)
         return True
 
-    def _viable_in_order(self, belief: BeliefState, moves: int, state: int, killers_first=None):
+    def _viable_in_order(self, belief: BeliefState, moves: int, state: int,
+                         killers_first: tuple[np.ndarray, list[int]] | None = None) -> Iterator[int]:
         """The candidates, best first by history; within the orthodox horizon only
         those that are an orthodox winning first move wherever legal, tested a
         few at a time so that a proof found early spares testing the rest."""
-        ordered = self._ordered(self.candidates(belief, state), moves)
+        ordered = self.ordered(self.candidates(belief, state))
         if moves > self.viable_depth:
             yield from ordered
             return
@@ -273,14 +215,13 @@ class Prover:
             chunk = np.array(sorted(ordered[start:start + VIABILITY_CHUNK]), dtype=np.int64)
             if positions is None:
                 positions, signatures = self._killers_first(belief)
-            refuted_by = viable_attempts(positions, chunk, moves, self._flags, self.rules.fog,
-                                         *self.orthodox.arrays, *self.orthodox.move_arrays,
-                                         self.orthodox_budget)
+            refuted_by = viable_attempts(positions, chunk, moves, self._spec, *self.orthodox.arrays,
+                                         *self.orthodox.move_arrays, self.orthodox_budget)
             killers = self.killer_positions
             for index in refuted_by[refuted_by >= 0].tolist():
                 h = signatures[index]
                 killers[h] = killers.get(h, 0) + 1
-            self.stats.pruned_attempts += int(np.count_nonzero(refuted_by >= 0))
+            self.run.stats.pruned_attempts += int(np.count_nonzero(refuted_by >= 0))
             viable = set(chunk[refuted_by < 0].tolist())
             yield from (m for m in ordered[start:start + VIABILITY_CHUNK] if m in viable)
 
@@ -293,12 +234,10 @@ class Prover:
         order = np.argsort(np.array([-killers.get(h, 0) for h in signatures]), kind="stable")
         return belief.positions[order], [signatures[i] for i in order.tolist()]
 
-    def _ordered(self, moves: np.ndarray, depth: int) -> list[int]:
-        history = self.history
-        return sorted((int(m) for m in moves), key=lambda m: -history.get(m, 0))
-
     def attempt_wins(self, belief: BeliefState, move: int, moves: int, state: int = FRESH) -> bool:
-        """Whether trying ``move`` first wins within ``moves`` whatever the answer."""
+        """Whether trying ``move`` first (``ASK``: asking "Any?") wins within ``moves`` whatever the answer."""
+        if move == ASK:
+            return self.rules.can_ask(state) and self.ask_wins(belief, moves)
         outcome = self.attempt_outcome(belief, move, moves, state)
         if outcome is None:
             return False
@@ -316,17 +255,15 @@ class Prover:
         refused = []
         going_on = []
         for key, part in belief.attempt(self.rules, move):
-            if is_refusal(key):
+            outcome = self.rules.outcome(key)
+            if outcome is Outcome.REFUSED:
                 refused.append(part)
-                continue
-            end = codes.end_of(int(key[0]))
-            if end == self.success:
-                continue
-            if end != codes.END_NONE or moves == 1:
+            elif outcome is Outcome.ENDED or (outcome is Outcome.GOES_ON and moves == 1):
                 return None
-            going_on.append(part)
+            elif outcome is Outcome.GOES_ON:
+                going_on.append(part)
         going_on.sort(key=len, reverse=True)
-        after_refusal = ASKED if state == MUST_TRY else state  # English: one pawn try fulfils "Yes"
+        after_refusal = self.rules.state_after_refusal(state)
         if len(refused) == 1 and len(refused[0]) == len(belief) and after_refusal == state:
             return None  # refused everywhere: nothing learnt, nothing changed
         return going_on, refused, after_refusal
@@ -336,7 +273,7 @@ class Prover:
         one of them ends the game (White has not won)."""
         classes = []
         for reply_key, part in belief.replies(self.rules):
-            if codes.end_of(int(reply_key[0])) != codes.END_NONE:
+            if self.rules.outcome(reply_key) is not Outcome.GOES_ON:
                 return None
             classes.append(part)
         classes.sort(key=len, reverse=True)
@@ -344,14 +281,13 @@ class Prover:
 
     def black_wins_not(self, belief: BeliefState, moves: int) -> bool:
         """Whether White wins within ``moves`` after every Black reply in ``belief``."""
-        key = (belief.key, len(belief), moves)
-        known = self.black_table.get(key)
+        known = self.table.after_move_result(belief, moves)
         if known is not None:
-            self.stats.table_hits += 1
+            self.run.stats.table_hits += 1
             return known
         classes = self.reply_classes(belief)
         result = classes is not None and all(self.wins(part, moves) for part in classes)
-        self.black_table[key] = result
+        self.table.store_after_move(belief, moves, result)
         return result
 
     def solve(self, belief: BeliefState, max_moves: int, min_moves: int = 1) -> int | None:
@@ -360,7 +296,23 @@ class Prover:
         Iterative deepening: each depth reuses the table of the shallower ones.
         """
         for moves in range(min_moves, max_moves + 1):
-            self.depth = moves
+            self.run.depth = moves
             if self.wins(belief, moves):
                 return moves
         return None
+
+    # --- reading the strategy back -------------------------------------------
+    def winning_move(self, belief: BeliefState, moves: int, state: int = FRESH) -> tuple[int, int]:
+        """The proven strategy's choice in a won turn: ``(attempt or ASK, moves it needs)``.
+
+        Searches first if the table does not hold the proof (a search that
+        returned True leaves it there).  Raises ``ValueError`` if White
+        cannot win ``belief`` within ``moves``.
+        """
+        if not self.wins(belief, moves, state):
+            raise ValueError("no winning strategy within the given moves")
+        entry = self.table.entry(belief, state)
+        if entry.proven == 1 and entry.move != ASK and state in (FRESH, ASKED):
+            _, attempts = win_now(belief.positions, self._spec)
+            return (entry.move if entry.move in {int(a) for a in attempts} else int(attempts[0])), 1
+        return entry.move, entry.proven

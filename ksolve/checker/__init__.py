@@ -7,11 +7,11 @@ code with ``ksolve.board``, ``ksolve.rules``, ``ksolve.search``,
 numpy), so that a bug in the solver cannot hide behind the same bug in the
 checker.
 
->>> from ksolve.check import check_certificate
+>>> from ksolve.checker import check_certificate
 """
 
-from ksolve.check.problem import CheckProblem, ProblemFileError, read_problem
-from ksolve.check.replay import (
+from ksolve.checker.problem import CheckProblem, ProblemFileError, read_problem
+from ksolve.checker.replay import (
     CertificateError, CheckResult, Counterexample, check_certificate, check_certificate_file,
 )
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import chess
 
-from ksolve.check import fog
+from ksolve.checker import fog
 
 KRIEGSPIEL = ("berkeley", "berkeley-any", "english", "cincinnati", "rand", "wild16")
 RULE_SETS = KRIEGSPIEL + ("orthodox", "fog-of-war")

@@ -39,9 +39,9 @@ from typing import Any
 
 import chess
 
-from ksolve.check import referee
-from ksolve.check.problem import CheckProblem, parse_problem, read_problem
-from ksolve.check.schema import CertificateError, validate
+from ksolve.checker import referee
+from ksolve.checker.problem import CheckProblem, parse_problem, read_problem
+from ksolve.checker.schema import CertificateError, validate
 
 History = tuple | None
 """A line's steps as a linked list ``(previous, (side, move or "Any?", heard))``."""

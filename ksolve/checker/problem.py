@@ -30,7 +30,7 @@ from typing import Any
 
 import chess
 
-from ksolve.check.referee import RULE_SETS
+from ksolve.checker.referee import RULE_SETS
 
 MAX_PLACEMENTS = 20_000_000
 _STIPULATION = re.compile(r"^\s*(#|xk)\s*(\d+)\s*$", re.IGNORECASE)

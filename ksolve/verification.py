@@ -22,15 +22,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import networkx as nx
 
-from ksolve.belief import BeliefState, is_refusal
+from ksolve.analysis import Analysis
+from ksolve.belief import BeliefState
 from ksolve.problem import Problem
-from ksolve.rules import codes
+from ksolve.rules.base import FRESH, Outcome, RuleSet
 from ksolve.search.pns import ProofNumberSearch
-from ksolve.search.prover import ASK, ASKED, FRESH, MUST_TRY, Limits, Prover, SearchAborted, Stats
+from ksolve.search.prover import ASK, Prover
+from ksolve.search.run import Limits, Progress, SearchAborted
 from ksolve.solution import belief_summary, move_label
 
 SOUND, COOKED, SHORT, NO_SOLUTION, UNKNOWN = "sound", "cooked", "short solution", "no solution", "unknown"
@@ -60,7 +62,7 @@ class FirstMove:
 
 @dataclass
 class Verification:
-    """What ``verify`` found."""
+    """What ``verify`` found (``ksolve.report`` renders it; ``_repr_html_`` shows it in Jupyter)."""
 
     verdict: str
     moves: int
@@ -76,6 +78,13 @@ class Verification:
     nodes: int = 0
     seconds: float = 0.0
     reason: str = ""
+    rules: str = ""
+    """The rule set verified under."""
+
+    def _repr_html_(self) -> str:
+        from ksolve.report.notebook import verification_html
+
+        return verification_html(self)
 
     @property
     def published_key_matches(self) -> bool | None:
@@ -116,22 +125,23 @@ class Verification:
         }
 
 
-def verify(problem: Problem, moves: int | None = None, rules=None, limits: Limits | None = None,
-           tries: int | None = None, duals: bool = True,
-           progress: Callable[[Stats, int], None] | None = None) -> Verification:
+def verify(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet | str | None = None,
+           limits: Limits | None = None, tries: int | None = None, duals: bool = True,
+           progress: Progress | None = None) -> Verification:
     """Check every first attempt of ``problem`` (``tries``: keep the best k tries)."""
-    rules = rules or problem.rules
-    moves = moves or problem.moves
+    from ksolve.solver import as_analysis
+
     started = time.perf_counter()
-    belief = problem.belief()
-    classes = [part for _, part in belief.turn_info(rules)]
-    prover = Prover(rules, limits, progress)
-    prover.fit_bounds(belief)
-    report = Verification(UNKNOWN, moves, published_key=problem.published_key, belief_size=len(belief))
+    analysis = as_analysis(problem, rules, moves)
+    rules, moves = analysis.rules, analysis.moves
+    classes = [first.belief for first in analysis.classes]
+    prover = analysis.prover(limits, progress)
+    report = Verification(UNKNOWN, moves, published_key=analysis.problem.published_key,
+                          belief_size=len(analysis.belief), rules=rules.name)
     try:
         firsts = _first_attempts(rules, classes)
         needed = _winning_depths(prover, classes, firsts, moves)
-        if not needed and rules.any_question:  # the strategy may have to begin with the question
+        if not needed and rules.can_ask(FRESH):  # the strategy may have to begin with the question
             needed = _winning_depths(prover, classes, [ASK], moves)
         for first in firsts:
             if first in needed:
@@ -160,12 +170,12 @@ def verify(problem: Problem, moves: int | None = None, rules=None, limits: Limit
     return report
 
 
-def _first_attempts(rules, classes: list[BeliefState]) -> list[int]:
+def _first_attempts(rules: RuleSet, classes: list[BeliefState]) -> list[int]:
     """Every attempt legal somewhere in the initial belief.
 
     Asking "Any?" is not a move: it is a key only when no attempt wins
     without it (then the strategy begins with the question)."""
-    return sorted({int(m) for part in classes for m in part.candidate_attempts(rules.fog)})
+    return sorted({int(m) for part in classes for m in rules.attempts(part.positions)})
 
 
 def _winning_depths(prover: Prover, classes: list[BeliefState], firsts: list[int], moves: int) -> dict[int, int]:
@@ -178,7 +188,7 @@ def _winning_depths(prover: Prover, classes: list[BeliefState], firsts: list[int
     search = ProofNumberSearch(prover)
     needed: dict[int, int] = {}
     for depth in range(1, moves + 1):
-        prover.depth = depth
+        prover.run.depth = depth
         for first in firsts:
             if first not in needed and all(search.attempt_wins(part, first, depth) for part in classes):
                 needed[first] = depth
@@ -199,15 +209,9 @@ def _attempts_after_question(prover: Prover, classes: list[BeliefState], moves: 
             continue
         attempts.add(_uci(entry.move))
         for key, part in belief.attempt(prover.rules, entry.move):
-            if is_refusal(key) and len(part) < len(belief):
-                pending.append((part, ASKED if state == MUST_TRY else state))
+            if prover.rules.outcome(key) is Outcome.REFUSED and len(part) < len(belief):
+                pending.append((part, prover.rules.state_after_refusal(state)))
     return sorted(attempts)
-
-
-def _first_wins(prover: Prover, belief: BeliefState, first: int, moves: int) -> bool:
-    if first == ASK:
-        return prover.ask_wins(belief, moves)
-    return prover.attempt_wins(belief, first, moves)
 
 
 def _uci(move: int) -> str:
@@ -223,7 +227,7 @@ def _label(belief: BeliefState, move: int) -> str:
 # --- refutations -----------------------------------------------------------------
 def _refute_first(prover: Prover, classes: list[BeliefState], first: int, moves: int) -> dict[str, Any]:
     for part in classes:
-        if not _first_wins(prover, part, first, moves):
+        if not prover.attempt_wins(part, first, moves):
             if first == ASK:
                 return _refute_ask(prover, part, moves)
             return refute(prover, part, first, moves)
@@ -233,8 +237,7 @@ def _refute_first(prover: Prover, classes: list[BeliefState], first: int, moves:
 def _refute_ask(prover: Prover, belief: BeliefState, moves: int) -> dict[str, Any]:
     for state, part in prover.any_classes(belief):
         if len(part) and not prover.wins(part, moves, state):
-            answer = "No" if state == ASKED else ("Try" if prover.rules.any_obliges_until_capture else "Yes")
-            return _refuting(answer, None, part, f"no win in {moves}")
+            return _refuting(prover.rules.any_answer_words(state), None, part, f"no win in {moves}")
     raise ValueError("asking wins: nothing to refute")
 
 
@@ -248,28 +251,27 @@ def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: in
     that disproved ``move`` left them there), then the others are searched.
     """
     rules = prover.rules
-    after = ASKED if state == MUST_TRY else state
-    classes = belief.attempt(rules, move)
-    for key, part in classes:
-        if is_refusal(key) and len(part) == len(belief) and after == state:
+    after = rules.state_after_refusal(state)
+    classes = [(key, rules.outcome(key), part) for key, part in belief.attempt(rules, move)]
+    for key, outcome, part in classes:
+        if outcome is Outcome.REFUSED and len(part) == len(belief) and after == state:
             return _refuting("No", None, part, "refused in every position")
-        end = codes.end_of(int(key[0]))
-        if not is_refusal(key) and end not in (codes.END_NONE, prover.success):
+        if outcome is Outcome.ENDED:
             return _refuting(rules.describe(key), None, part, "the game ends without a win")
-        if not is_refusal(key) and end == codes.END_NONE and moves == 1:
+        if outcome is Outcome.GOES_ON and moves == 1:
             return _refuting(rules.describe(key), None, part, "no win with this move")
     for known_only in (True, False):
-        for key, part in classes:
-            if is_refusal(key):
+        for key, outcome, part in classes:
+            if outcome is Outcome.REFUSED:
                 if _lost(prover, part, moves, after, known_only):
                     return _refuting("No", None, part, f"no win in {moves} after the refusal")
                 continue
-            if codes.end_of(int(key[0])) != codes.END_NONE:
+            if outcome is not Outcome.GOES_ON:
                 continue
-            if known_only and prover.black_table.get((part.key, len(part), moves - 1)) is not False:
+            if known_only and prover.table.after_move_result(part, moves - 1) is not False:
                 continue
             for reply_key, reply_part in sorted(part.replies(rules), key=lambda kc: -len(kc[1])):
-                if codes.end_of(int(reply_key[0])) != codes.END_NONE:
+                if rules.outcome(reply_key) is not Outcome.GOES_ON:
                     return _refuting(rules.describe(key), rules.describe(reply_key), reply_part,
                                      "Black's reply ends the game", _black_moves(part, reply_part))
                 if _lost(prover, reply_part, moves - 1, FRESH, known_only):

@@ -13,7 +13,7 @@ ignored.
 ...           "moves": 1, "initial": [[{}, {"ask": "any", "yes": {}}]]})
 Traceback (most recent call last):
 ...
-ksolve.check.schema.CertificateError: initial[0][1]: "Any?" is not a question of the berkeley rule set
+ksolve.checker.schema.CertificateError: initial[0][1]: "Any?" is not a question of the berkeley rule set
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 
 import chess
 
-from ksolve.check.referee import ANY_QUESTION, RULE_SETS, canonical
+from ksolve.checker.referee import ANY_QUESTION, RULE_SETS, canonical
 
 FORMAT, VERSION = "ksolve-certificate", 1
 

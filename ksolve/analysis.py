@@ -1,0 +1,92 @@
+"""One analysis session per problem: the rule set, the stipulated moves, the
+initial belief, its first classes and the fitted search bounds, built once
+and used by solve, verify, certificates, the games generator and every front end.
+
+The initial belief first splits by what White hears before his first
+attempt (pawn-try information, or what he sees in Fog of War): White must
+win in every class.  A rule set given instead of the file's must play for
+the same goal (a mate stipulation cannot be read as a king capture).
+
+>>> from ksolve.problem import load_problem_text
+>>> problem = load_problem_text('stipulation = "#2"\\nrules = "wild16"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
+>>> analysis = Analysis(problem, rules="berkeley")
+>>> analysis.rules.name, analysis.moves, len(analysis.belief), analysis.class_sizes
+('berkeley', 2, 1, [('Silent', 1)])
+>>> Analysis(problem, rules="fog-of-war")
+Traceback (most recent call last):
+...
+ksolve.problem.ProblemError: <problem>: rules: fog-of-war is won by capturing the king, but the stipulation #2 asks for mate
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from ksolve.belief import BeliefState
+from ksolve.problem import Problem, ProblemError
+from ksolve.rules import UnknownRules, get_rules
+from ksolve.rules.base import RuleSet
+from ksolve.search.prover import Prover
+from ksolve.search.run import Limits, Progress, SearchRun
+
+_GOAL_WORDS = {"mate": "mate", "king-capture": "capturing the king"}
+
+
+@dataclass(frozen=True)
+class FirstClass:
+    """The positions of the initial belief that give White one first observation."""
+
+    key: np.ndarray
+    """The observation's key row."""
+    label: str
+    """The referee's words for it."""
+    belief: BeliefState
+
+
+class Analysis:
+    """A problem under one rule set and one number of moves."""
+
+    def __init__(self, problem: Problem, rules: RuleSet | str | None = None, moves: int | None = None) -> None:
+        self.problem = problem
+        self.rules = _rule_set(problem, rules)
+        self.moves = moves or problem.moves
+        if self.rules.goal != problem.goal:
+            raise ProblemError(problem.source, "rules",
+                               f"{self.rules.name} is won by {_GOAL_WORDS[self.rules.goal]}, but the stipulation "
+                               f"{problem.stipulation} asks for {_GOAL_WORDS[problem.goal]}")
+
+    @cached_property
+    def belief(self) -> BeliefState:
+        """The initial belief: every legal placement of the hidden units."""
+        return self.problem.belief()
+
+    @cached_property
+    def classes(self) -> list[FirstClass]:
+        """The initial belief split by what White hears before his first attempt."""
+        return [FirstClass(key, self.rules.describe(key), part) for key, part in self.belief.turn_info(self.rules)]
+
+    @property
+    def class_sizes(self) -> list[tuple[str, int]]:
+        """Each first class's words and size."""
+        return [(first.label, len(first.belief)) for first in self.classes]
+
+    def prover(self, limits: Limits | None = None, progress: Progress | None = None,
+               run: SearchRun | None = None) -> Prover:
+        """A fresh prover for this problem, its bounds fitted to the material."""
+        prover = Prover(self.rules, limits, progress, run)
+        prover.fit_bounds(self.belief)
+        return prover
+
+
+def _rule_set(problem: Problem, rules: RuleSet | str | None) -> RuleSet:
+    if rules is None:
+        return problem.rules
+    if isinstance(rules, str):
+        try:
+            return get_rules(rules)
+        except UnknownRules as error:
+            raise ProblemError(problem.source, "rules", str(error)) from None
+    return rules

@@ -1,0 +1,248 @@
+"""The public library API: what every front end (the CLI, a web app, a
+notebook, distributed runs) calls.  ``import ksolve`` exposes these names.
+
+Bad input raises ``InputError`` (``ProblemError`` for problem files) whose
+message is one line naming the file, the field and the reason.
+
+>>> import ksolve
+>>> problem = ksolve.load_problem_text('stipulation = "#2"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
+>>> solution = ksolve.solve(problem)
+>>> solution.status, solution.key, solution.moves
+('solved', 'h1h8', 1)
+>>> ksolve.check(problem, ksolve.certificate(problem, solution)).verified
+True
+>>> ksolve.verify(problem).verdict
+'short solution'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ksolve.errors import InputError
+from ksolve.problem import Problem, ProblemError, load_problem_text
+from ksolve.search.run import Limits, Progress
+
+if TYPE_CHECKING:
+    from ksolve.analysis import Analysis
+    from ksolve.belief import BeliefState
+    from ksolve.checker import CheckResult
+    from ksolve.games.model import Game
+    from ksolve.rules.base import RuleSet
+    from ksolve.solver import Solution
+    from ksolve.verification import Verification
+
+__all__ = ["InputError", "Limits", "PerftResult", "Problem", "ProblemError", "certificate", "check",
+           "game_belief", "game_problem", "load_problem", "load_problem_text", "perft", "position_belief",
+           "read_game", "referee_answers", "rule_set", "solve", "verify"]
+
+
+# --- problems -------------------------------------------------------------------------
+def load_problem(path: str | Path, *, ply: int | None = None, moves: int | None = None,
+                 max_positions: int | None = None) -> Problem:
+    """A problem file (``.toml``), or the problem at the end of a Kriegspiel game
+    (``.pgn``: "White mates within ``ply`` plies", or ``moves`` moves, from his
+    belief estimated from the history, at most ``max_positions`` positions).
+
+    >>> load_problem("problems/rotenberg-1976.toml").stipulation
+    '#8'
+    """
+    path = str(path)
+    if not path.endswith(".pgn"):
+        if ply is not None:
+            raise InputError("--ply: only for a game (.pgn); a problem file has its stipulation")
+        from ksolve.problem import load_problem as load_problem_file
+
+        return load_problem_file(path)
+    if ply is None and moves is None:
+        raise InputError(f"{path}: a game needs the depth: --ply D or --moves N")
+    if ply is not None and moves is not None:
+        raise InputError("--ply/--moves: give one of them")
+    from ksolve.games.problem import game_problem as problem_of_game
+
+    with _game_input(path):
+        return problem_of_game(read_game(path), ply, moves, max_positions, source=path)
+
+
+def rule_set(name: str) -> "RuleSet":
+    """The rule set called ``name``; ``InputError`` naming the valid ones otherwise."""
+    from ksolve.rules import UnknownRules, get_rules
+
+    try:
+        return get_rules(name)
+    except UnknownRules as error:
+        raise InputError(f"--rules: {error}") from None
+
+
+# --- solving --------------------------------------------------------------------------
+def solve(problem: "Problem | Analysis", *, rules: "RuleSet | str | None" = None, moves: int | None = None,
+          at_most: bool = False, limits: Limits | None = None, progress: Progress | None = None,
+          search: str = "pn", tree: bool = True) -> "Solution":
+    """Prove or refute "White wins within ``moves``" (default: the stipulation).
+
+    ``at_most``: prove the stipulation alone, without looking for a shorter win;
+    ``limits``: seconds and nodes (status ``unknown`` past them); ``progress``:
+    called with the run's counters and depth; ``search``: ``pn`` or ``dfs``."""
+    from ksolve.solver import solve as solve_problem
+
+    return solve_problem(problem, moves, rules, limits, progress, tree=tree, search=search, shortest=not at_most)
+
+
+def verify(problem: "Problem | Analysis", *, rules: "RuleSet | str | None" = None, moves: int | None = None,
+           limits: Limits | None = None, tries: int | None = None, duals: bool = True,
+           progress: Progress | None = None) -> "Verification":
+    """Keys, cooks, short solutions, tries with refutations and duals (``tries``: keep the best k)."""
+    from ksolve.verification import verify as verify_problem
+
+    return verify_problem(problem, moves, rules, limits, tries, duals, progress)
+
+
+def certificate(problem: Problem, solution: "Solution") -> dict[str, Any]:
+    """The certificate of a solved problem, for ``check`` (``docs/certificate.md``)."""
+    from ksolve.certificates import certificate as make_certificate
+
+    return make_certificate(problem, solution)
+
+
+def check(problem: Problem | str | Path, certificate: dict[str, Any] | str | Path) -> "CheckResult":
+    """Replay a certificate against every initial position of the problem with
+    the independent checker (python-chess only): ``result.verified`` or its counterexample.
+
+    ``problem``: a problem file's path, or a ``Problem`` read from TOML;
+    ``certificate``: the certificate's JSON object or its file."""
+    from ksolve.checker import check_certificate, check_certificate_file
+    from ksolve.checker.replay import check_certificate_text
+
+    if isinstance(problem, Problem):
+        if not problem.text:
+            raise InputError(f"{problem.source}: only a problem read from TOML can be checked")
+        if not isinstance(certificate, dict):
+            import json
+
+            certificate = json.loads(Path(certificate).read_text(encoding="utf-8"))
+        return check_certificate_text(problem.text, certificate)
+    if isinstance(certificate, dict):
+        return check_certificate(problem, certificate)
+    return check_certificate_file(problem, certificate)
+
+
+# --- games and beliefs ------------------------------------------------------------------
+def read_game(path: str | Path) -> "Game":
+    """A Kriegspiel game from a PGN file (``InputError`` with line and column otherwise)."""
+    from ksolve.games.pgn import read_game_file
+
+    with _game_input(str(path)):
+        return read_game_file(str(path))
+
+
+def game_belief(game: "Game", max_positions: int | None = None, source: str = "<game>") -> "BeliefState":
+    """White's belief at the end of ``game``, estimated from his filtered history."""
+    from ksolve.games.estimate import estimate
+
+    with _game_input(source):
+        return estimate(game, max_positions)
+
+
+def game_problem(game: "Game", *, ply: int | None = None, moves: int | None = None,
+                 max_positions: int | None = None, source: str = "<game>") -> Problem:
+    """The problem "White mates within ``ply`` plies (or ``moves``)" at the end of ``game``."""
+    from ksolve.games.problem import game_problem as problem_of_game
+
+    with _game_input(source):
+        return problem_of_game(game, ply, moves, max_positions, source=source)
+
+
+def position_belief(fen: str, hidden: list[str], rules: "RuleSet") -> "BeliefState":
+    """Every legal placement of the ``hidden`` units (``b:dark``, ``k:e2,e5``...) into ``fen``."""
+    from ksolve.belief import BeliefState
+
+    try:
+        return BeliefState.from_hidden(fen, hidden, fog=rules.fog)
+    except ValueError as error:
+        raise InputError(f"--hidden/--fen: {error}") from None
+
+
+def referee_answers(rules: "RuleSet", fen: str, attempts: list[str]) -> list[tuple[str, str, str]]:
+    """The referee's answer to each attempt (UCI, or "any" for "Any?") of the
+    side to move in turn: ``[(side, attempt, words), ...]``.
+
+    >>> referee_answers(rule_set("berkeley"), "8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1", ["a2h2"])
+    [('White', 'a2h2', 'Capture at h2, check on the file')]
+    """
+    from ksolve.board import PositionError, move_from_uci, position_from_fen
+    from ksolve.rules.referee import Referee
+
+    try:
+        game = Referee(rules, position_from_fen(fen, fog=rules.fog))
+    except PositionError as error:
+        raise InputError(f"--fen: {error}") from None
+    answers = []
+    for number, token in enumerate(attempts, 1):
+        side = "White" if game.turn == 0 else "Black"
+        if token.lower() in ("any", "any?"):
+            answer = game.ask_any()
+        else:
+            try:
+                move = move_from_uci(token)
+            except ValueError as error:
+                raise InputError(f"attempt {number}: {error}") from None
+            answer = game.attempt(move)
+        answers.append((side, token, answer.words))
+    return answers
+
+
+@dataclass(frozen=True)
+class PerftResult:
+    """Leaf counts of the move tree: the total and, divided, per root move (UCI)."""
+
+    total: int
+    divided: list[tuple[str, int]]
+
+
+def perft(fen: str, depth: int, *, fog: bool = False, bulk: bool = False, divide: bool = False) -> PerftResult:
+    """Count the leaves of the move tree ``depth`` plies deep (the engine's self-test).
+
+    >>> perft("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 2).total
+    400
+    """
+    import numpy as np
+
+    from ksolve.board import PositionError, expand, move_to_uci, position_from_fen
+    from ksolve.board import perft as count_leaves
+
+    try:
+        position = position_from_fen(fen, fog=fog)
+    except PositionError as error:
+        raise InputError(f"--fen: {error}") from None
+    if not divide or depth == 0:
+        return PerftResult(int(count_leaves(position, depth, fog, bulk)), [])
+    children, _, moves = expand(position[np.newaxis, :], fog)
+    divided = sorted((move_to_uci(move), int(count_leaves(child, depth - 1, fog, bulk)))
+                     for child, move in zip(children, moves))
+    return PerftResult(sum(count for _, count in divided), divided)
+
+
+class _game_input:
+    """Turn what reading a game and estimating its belief raise into one ``InputError`` line."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, error, traceback) -> bool:
+        if error is None or isinstance(error, InputError):
+            return False
+        from ksolve.games.estimate import BeliefTooLarge
+
+        if isinstance(error, OSError):
+            raise InputError(f"{self.source}: cannot read: {error.strerror}") from None
+        if isinstance(error, BeliefTooLarge):
+            raise InputError(f"{self.source}: {error} (raise --max-positions)") from None
+        if isinstance(error, ValueError):  # PGNError, InconsistentHistory, a game over or Black to move
+            message = str(error)
+            raise InputError(message if message.startswith(self.source) else f"{self.source}: {message}") from None
+        return False

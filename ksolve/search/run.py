@@ -1,0 +1,81 @@
+"""One search run: its limits, its progress callback and its counters.
+
+Every search algorithm ticks the same ``SearchRun`` once per node, so time
+and node limits, progress reports and statistics mean the same whatever
+algorithm (or combination: proof-number search over the depth-first
+prover's exact leaves) does the work.
+
+>>> run = SearchRun(Limits(nodes=2))
+>>> for _ in range(CHECK_EVERY):  # limits are looked at every CHECK_EVERY nodes
+...     run.tick()
+Traceback (most recent call last):
+...
+ksolve.search.run.SearchAborted: node limit 2 reached
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+class SearchAborted(Exception):
+    """The search hit its time or node limit before deciding."""
+
+
+@dataclass
+class Limits:
+    """When to give up: seconds and OR nodes (None: no limit)."""
+
+    seconds: float | None = None
+    nodes: int | None = None
+
+
+@dataclass
+class Stats:
+    """Counters of one search."""
+
+    nodes: int = 0
+    leaf_calls: int = 0
+    bound_cuts: int = 0
+    pruned_attempts: int = 0
+    table_hits: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
+
+
+Progress = Callable[[Stats, int], None]
+"""A progress callback: the run's counters and the depth being searched."""
+
+CHECK_EVERY = 16
+"""Nodes between two looks at the clock (and calls of the progress callback)."""
+
+
+class SearchRun:
+    """Limits, progress and counters shared by the searches of one run."""
+
+    def __init__(self, limits: Limits | None = None, progress: Progress | None = None) -> None:
+        self.limits = limits or Limits()
+        self.progress = progress
+        self.stats = Stats()
+        self.depth = 0
+        """The depth (White moves) being searched, for progress reports."""
+        self._next_check = CHECK_EVERY
+
+    def tick(self) -> None:
+        """Count one node; raise ``SearchAborted`` past a limit."""
+        stats = self.stats
+        stats.nodes += 1
+        if stats.nodes < self._next_check:
+            return
+        self._next_check = stats.nodes + CHECK_EVERY
+        if self.limits.nodes is not None and stats.nodes >= self.limits.nodes:
+            raise SearchAborted(f"node limit {self.limits.nodes:,} reached")
+        if self.limits.seconds is not None and stats.seconds >= self.limits.seconds:
+            raise SearchAborted(f"time limit {self.limits.seconds:g} s reached")
+        if self.progress is not None:
+            self.progress(stats, self.depth)
