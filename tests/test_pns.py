@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-import ksolve.solver
 from ksolve.problem import load_problem, load_problem_text
 from ksolve.rules import get_rules
+from ksolve.search.base import SEARCHES
 from ksolve.search.pns import ProofNumberSearch
 from ksolve.search.prover import Prover
 from ksolve.solver import SOLVED, solve
@@ -52,7 +52,7 @@ def test_agrees_where_white_may_ask_any(rules_name: str) -> None:
 def test_strategies_found_are_certified_by_the_checker(tmp_path, monkeypatch) -> None:
     """``solve`` with the proof-number search deciding all but the last move:
     every strategy it builds is replayed by the independent checker."""
-    monkeypatch.setattr(ksolve.solver, "ProofNumberSearch", functools.partial(ProofNumberSearch, exact_moves=1))
+    monkeypatch.setitem(SEARCHES, "pn", functools.partial(ProofNumberSearch, exact_moves=1))
     checked = certify_solved(tmp_path, [problem for problem, _ in generate_problems()[:250]])
     assert checked >= 40
 
