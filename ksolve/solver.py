@@ -100,12 +100,15 @@ def solve(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet 
         solution.reason = str(aborted)
     else:
         solution.status, solution.moves = (SOLVED if found else NO_SOLUTION), found
+        solution.nodes = prover.stats.nodes  # the search's nodes (reading the strategy back adds none of substance)
         if found is not None and tree:
             solution.tree = _tree(prover, analysis.classes, found)
             solution.key = key_move(solution.tree) if len(analysis.classes) == 1 else None
         elif found is not None and len(analysis.classes) == 1:
             solution.key = _uci(prover.winning_move(analysis.classes[0].belief, found)[0])
-    solution.nodes, solution.seconds = prover.stats.nodes, time.perf_counter() - started
+    if solution.status == UNKNOWN:
+        solution.nodes = prover.stats.nodes
+    solution.seconds = time.perf_counter() - started
     return solution
 
 
