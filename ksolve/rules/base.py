@@ -123,10 +123,6 @@ class RuleSet(ABC):
         """The game-end code (``codes.END_*``) that is White's win."""
         return codes.END_KING_CAPTURED if self.fog else codes.END_CHECKMATE
 
-    def end_of(self, key: np.ndarray) -> int:
-        """The game-end kind (``codes.END_*``) announced in a key row."""
-        return codes.end_of(int(key[0]))
-
     def outcome(self, key: np.ndarray) -> Outcome:
         """What the observation ``key`` means for White's goal."""
         code = int(key[0])
