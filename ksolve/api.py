@@ -17,9 +17,10 @@ True
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ksolve.errors import InputError
 from ksolve.problem import Problem, ProblemError, load_problem_text
@@ -224,25 +225,19 @@ def perft(fen: str, depth: int, *, fog: bool = False, bulk: bool = False, divide
     return PerftResult(sum(count for _, count in divided), divided)
 
 
-class _game_input:
+@contextmanager
+def _game_input(source: str) -> Iterator[None]:
     """Turn what reading a game and estimating its belief raise into one ``InputError`` line."""
+    from ksolve.games.estimate import BeliefTooLarge
 
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind, error, traceback) -> bool:
-        if error is None or isinstance(error, InputError):
-            return False
-        from ksolve.games.estimate import BeliefTooLarge
-
-        if isinstance(error, OSError):
-            raise InputError(f"{self.source}: cannot read: {error.strerror}") from None
-        if isinstance(error, BeliefTooLarge):
-            raise InputError(f"{self.source}: {error} (raise --max-positions)") from None
-        if isinstance(error, ValueError):  # PGNError, InconsistentHistory, a game over or Black to move
-            message = str(error)
-            raise InputError(message if message.startswith(self.source) else f"{self.source}: {message}") from None
-        return False
+    try:
+        yield
+    except InputError:
+        raise
+    except OSError as error:
+        raise InputError(f"{source}: cannot read: {error.strerror}") from None
+    except BeliefTooLarge as error:
+        raise InputError(f"{source}: {error} (raise --max-positions)") from None
+    except ValueError as error:  # PGNError, InconsistentHistory, a game over or Black to move
+        message = str(error)
+        raise InputError(message if message.startswith(source) else f"{source}: {message}") from None

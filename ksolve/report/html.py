@@ -89,7 +89,7 @@ def hidden_marks(problem) -> list[UnitMark]:
             marks.append(UnitMark(f"{who}: {squares_phrase(mask)}", mask,
                                   PALETTE[index % len(PALETTE)], names))
     else:  # an explicit list of positions: one mark per black man type that varies
-        known = _visible_board(problem).occupied if belief is not None else 0
+        known = visible_board(problem).occupied if belief is not None else 0
         for index, (piece, squares) in enumerate(found):
             squares = squares & ~known or squares
             name = chess.piece_name(piece.piece_type)
@@ -98,7 +98,7 @@ def hidden_marks(problem) -> list[UnitMark]:
     return marks
 
 
-def _visible_board(problem) -> chess.BaseBoard:
+def visible_board(problem) -> chess.BaseBoard:
     if problem.fen:
         return chess.BaseBoard(problem.fen.split()[0])
     from ksolve.solution import belief_summary
@@ -171,7 +171,7 @@ def _header(problem, marks: list[UnitMark]) -> str:
     dotted = diagram.square_marks([(mark.mask, mark.color) for mark in marks])
     legend = "".join(f'<li><span class="sw" style="background:{mark.color}"></span>{_e(mark.label)}</li>'
                      for mark in marks)
-    board = diagram.board(_visible_board(problem), dotted, size=360,
+    board = diagram.board(visible_board(problem), dotted, size=360,
                           title=f"{problem.name}: the visible position" + (", hidden units marked" if marks else ""))
     extra = ""
     if problem.published_solution or problem.published_key:

@@ -103,10 +103,10 @@ def problem_svg(problem: Problem, size: int = DIAGRAM_SIZE) -> str:
     (2, True, True)
     """
     from ksolve.report import diagram
-    from ksolve.report.html import _visible_board, hidden_marks
+    from ksolve.report.html import visible_board, hidden_marks
 
     units = hidden_marks(problem)
-    board = _visible_board(problem)
+    board = visible_board(problem)
     marks: dict[int, list[int]] = {}
     for index, unit in enumerate(units):
         for square in chess.scan_forward(unit.mask):
@@ -163,15 +163,13 @@ def key_label(solution: Solution) -> str | None:
 
 
 def _goal_words(solution: Solution) -> str:
-    """``mates`` or ``captures the king``, from the problem (or the rule set)."""
-    goal = getattr(solution.problem, "goal", None)
-    if goal is None and solution.rules:
-        try:
-            from ksolve.rules import get_rules
+    """``mates`` or ``captures the king``: the problem's goal, else the rule set's."""
+    if solution.problem is not None:
+        goal = solution.problem.goal
+    else:
+        from ksolve.rules import get_rules
 
-            goal = get_rules(solution.rules).goal
-        except Exception:  # an unknown rule set name: say mate
-            goal = None
+        goal = get_rules(solution.rules).goal if solution.rules else "mate"
     return "captures the king" if goal == "king-capture" else "mates"
 
 

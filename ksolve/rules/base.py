@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ksolve.board.batch import move_union
 from ksolve.rules import codes
 
 FRESH, ASKED, MUST_CAPTURE, MUST_TRY = 0, 1, 2, 3
@@ -183,8 +184,6 @@ class RuleSet(ABC):
         """The attempts worth making in a turn in ``state``: moves legal in some
         position (any other is refused everywhere and tells nothing); after
         "Any?" answered yes, the pawn captures (English: also a refused one)."""
-        from ksolve.board.batch import move_union
-
         candidates = move_union(positions, self.fog)
         if state in (MUST_CAPTURE, MUST_TRY):
             from ksolve.rules.referee import pawn_diagonal_attempts

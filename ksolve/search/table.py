@@ -36,9 +36,10 @@ class Entry:
     move: int = -1
 
 
-def table_key(belief: BeliefState, state: int = FRESH) -> TableKey:
-    """The key of a White-to-move belief in a turn in ``state``."""
-    return belief.key, len(belief), state
+def table_key(belief: BeliefState, tag: int = FRESH) -> TableKey:
+    """The key of a belief: its digest, its size and ``tag`` (White to move:
+    the turn's state; after White's move: the moves left)."""
+    return belief.key, len(belief), tag
 
 
 class ResultTable:
