@@ -13,11 +13,13 @@ observation spelled out as a small JSON object, so that ``ksolve.checker``
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Any
 
 import networkx as nx
 import numpy as np
 
+from ksolve.checker.problem import problem_digest
 from ksolve.rules import get_rules
 from ksolve.rules.base import Outcome, RuleSet
 
@@ -50,9 +52,25 @@ def certificate(problem, result) -> dict[str, Any]:
     else:
         (first,) = Analysis(problem, rules).classes
         initial = [[observation(rules, first.key), _white(tree, rules, 0)]]
-    return {"format": FORMAT, "version": VERSION, "problem": problem.source, "rules": rules.name,
+    return {"format": FORMAT, "version": VERSION, **problem_identity(problem), "rules": rules.name,
             "goal": rules.goal, "moves": tree.graph["moves"], "positions": result.belief_size,
             "initial": initial}
+
+
+def problem_identity(problem) -> dict[str, str]:
+    """What a certificate records of its problem: the file's name (not its
+    path, so that the certificate moves with it), the problem's id and the
+    digest of its text, by which the checker tells another problem.
+
+    >>> from ksolve.problem import load_problem
+    >>> identity = problem_identity(load_problem("problems/foster-1996.toml"))
+    >>> identity["problem"], identity["problem_id"], len(identity["problem_sha256"])
+    ('foster-1996.toml', 'foster-1996', 64)
+    """
+    identity = {"problem": PurePath(problem.source).name, "problem_id": problem.id}
+    if problem.text:
+        identity["problem_sha256"] = problem_digest(problem.text)
+    return identity
 
 
 def _white(tree: nx.DiGraph, rules: RuleSet, node: int) -> dict[str, Any]:

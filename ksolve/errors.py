@@ -2,8 +2,61 @@
 
 >>> str(InputError("problems/x.toml: stipulation: '#0' is not '#N'"))
 "problems/x.toml: stipulation: '#0' is not '#N'"
+>>> decode_text("café".encode("latin-1"))
+Traceback (most recent call last):
+...
+ksolve.errors.NotText: line 1, column 4: byte 0xe9 is not UTF-8 (save the file as UTF-8)
 """
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+_CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+"""Bytes no text file holds (tab, line feed and carriage return are text)."""
 
 
 class InputError(ValueError):
     """Input ksolve cannot use (a file, a field, an option); the message names it and the reason."""
+
+
+class NotText(InputError):
+    """Bytes that are not UTF-8 text (a binary file, or another encoding such as Latin-1)."""
+
+    def __init__(self, line: int, column: int, reason: str) -> None:
+        super().__init__(f"line {line}, column {column}: {reason}")
+        self.line, self.column, self.reason = line, column, reason
+
+
+def decode_text(data: bytes) -> str:
+    """``data`` as UTF-8 text; ``NotText`` naming the first bad byte's line and column.
+
+    >>> decode_text(b"title = 'ok'")
+    "title = 'ok'"
+    >>> decode_text(b"a\\nb\\x00")
+    Traceback (most recent call last):
+    ...
+    ksolve.errors.NotText: line 2, column 2: control byte 0x00: binary data, not a text file
+    """
+    control = _CONTROL.search(data)
+    if control:
+        line, column = _line_column(data, control.start())
+        raise NotText(line, column, f"control byte 0x{data[control.start()]:02x}: binary data, not a text file")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line, column = _line_column(data, error.start)
+        raise NotText(line, column, f"byte 0x{data[error.start]:02x} is not UTF-8 (save the file as UTF-8)") from None
+
+
+def read_text(path: str | Path) -> str:
+    """The UTF-8 text of the file at ``path``: ``OSError`` if it cannot be read,
+    ``NotText`` if it is not UTF-8 text."""
+    return decode_text(Path(path).read_bytes())
+
+
+def _line_column(data: bytes, offset: int) -> tuple[int, int]:
+    """The 1-based line and column (in bytes) of ``offset``."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    return data.count(b"\n", 0, offset) + 1, offset - line_start + 1

@@ -34,8 +34,9 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
-from ksolve.errors import InputError
+from ksolve.errors import InputError, NotText, read_text
 from ksolve.hidden import HiddenUnit, HiddenUnitError, parse_hidden_unit, parse_squares
+from ksolve.legality import position_error
 from ksolve.rules import RULE_SET_NAMES, UnknownRules, get_rules
 
 if TYPE_CHECKING:
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
     from ksolve.rules.base import RuleSet
 
 MAX_MOVES = 60
+YEARS = range(1000, 3000)
+"""The years a problem's ``year`` may name."""
 _STIPULATION = re.compile(r"^\s*(#|xk)\s*(\d+)\s*$", re.IGNORECASE)
 _TOP_FIELDS = {"id", "title", "author", "source", "year", "award", "stipulation", "rules", "position",
                "published", "notes"}
@@ -127,9 +130,11 @@ def load_problem(path: str | Path) -> Problem:
     """Read and validate a problem file."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except OSError as error:
         raise ProblemError(str(path), "file", error.strerror or str(error)) from None
+    except NotText as error:
+        raise ProblemError(str(path), "file", str(error)) from None
     return load_problem_text(text, str(path), path.stem)
 
 
@@ -165,22 +170,24 @@ def load_problem_text(text: str, source: str = "<problem>", default_id: str = "p
                       origin=_text(data, "source", source), award=_text(data, "award", source),
                       notes=_text(data, "notes", source), text=text)
     year = data.get("year")
-    if year is not None and not isinstance(year, int):
-        raise ProblemError(source, "year", "must be a whole number")
+    if year is not None and (not isinstance(year, int) or isinstance(year, bool) or year not in YEARS):
+        raise ProblemError(source, "year", f"must be a year such as 1976 ({YEARS.start} to {YEARS.stop - 1}), "
+                                           f"got {year!r}")
     problem.year = year
     _read_position(data.get("position"), problem, source)
     _read_published(data.get("published"), problem, source)
     return problem
 
 
-def _text(data: dict, name: str, source: str, required: bool = False) -> str:
+def _text(data: dict, name: str, source: str, required: bool = False, within: str = "") -> str:
+    """The string field ``name`` of ``data`` ("" if absent); ``within``: the table's prefix in errors."""
     value = data.get(name)
     if value is None:
         if required:
-            raise ProblemError(source, name, "missing")
+            raise ProblemError(source, within + name, "missing")
         return ""
     if not isinstance(value, str):
-        raise ProblemError(source, name, "must be a string")
+        raise ProblemError(source, within + name, f"must be a string, got {value!r}")
     return value
 
 
@@ -202,25 +209,33 @@ def _read_position(section: Any, problem: Problem, source: str) -> None:
         problem.belief()  # every listed position must be legal
         return
     fen = section.get("fen")
-    if not isinstance(fen, str):
+    if fen is None:
         raise ProblemError(source, "position.fen", "missing (a FEN of the visible men)")
-    _check_fen(fen, problem, source, "position.fen")
+    if not isinstance(fen, str):
+        raise ProblemError(source, "position.fen", f"must be a string (a FEN of the visible men), got {fen!r}")
+    board = _check_fen(fen, problem, source, "position.fen")
     problem.fen = fen
     hidden = section.get("hidden", [])
     if not isinstance(hidden, list):
         raise ProblemError(source, "position.hidden", "must be a list of units")
     for number, unit in enumerate(hidden, 1):
         problem.hidden.append(_read_unit(unit, source, f"position.hidden[{number}]"))
+    reason = position_error(board, problem.hidden, fog=problem.rules.fog)
+    if reason:
+        raise ProblemError(source, "position.hidden" if problem.hidden and "hidden unit" in reason
+                           else "position.fen", reason)
     problem.belief()  # an empty, contradictory or oversized belief is a bad problem file
 
 
-def _check_fen(fen: str, problem: Problem, source: str, field_name: str) -> None:
+def _check_fen(fen: str, problem: Problem, source: str, field_name: str) -> chess.Board:
+    """The board of a FEN with White to move, or the error naming the field."""
     try:
         board = chess.Board(fen)
     except ValueError as error:
         raise ProblemError(source, field_name, f"invalid FEN {fen!r}: {error}") from None
     if board.turn != chess.WHITE:
         raise ProblemError(source, field_name, "White must be to move (the stipulation is White's)")
+    return board
 
 
 def _read_unit(unit: Any, source: str, field_name: str) -> HiddenUnit:
@@ -261,8 +276,8 @@ def _read_published(section: Any, problem: Problem, source: str) -> None:
         if not isinstance(key, str) or not re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", key):
             raise ProblemError(source, "published.key", f"{key!r} is not a UCI move such as 'a2g2'")
         problem.published_key = key
-    problem.published_solution = str(section.get("solution", ""))
-    problem.notes = problem.notes or str(section.get("notes", ""))
+    problem.published_solution = _text(section, "solution", source, within="published.")
+    problem.notes = problem.notes or _text(section, "notes", source, within="published.")
 
 
 __all__ = ["Problem", "ProblemError", "load_problem", "load_problem_text", "RULE_SET_NAMES"]

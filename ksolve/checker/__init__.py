@@ -12,8 +12,9 @@ checker.
 
 from ksolve.checker.problem import CheckProblem, ProblemFileError, read_problem
 from ksolve.checker.replay import (
-    CertificateError, CheckResult, Counterexample, check_certificate, check_certificate_file,
+    CertificateError, CheckResult, Counterexample, WrongProblem, check_certificate, check_certificate_file,
+    read_certificate,
 )
 
-__all__ = ["CertificateError", "CheckProblem", "CheckResult", "Counterexample", "ProblemFileError",
-           "check_certificate", "check_certificate_file", "read_problem"]
+__all__ = ["CertificateError", "CheckProblem", "CheckResult", "Counterexample", "ProblemFileError", "WrongProblem",
+           "check_certificate", "check_certificate_file", "read_certificate", "read_problem"]

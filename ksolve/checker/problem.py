@@ -21,6 +21,7 @@ revived by a hidden unit.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
 import tomllib
@@ -54,19 +55,63 @@ class CheckProblem:
     """The initial positions, White to move, duplicates removed."""
     file_rules: str = ""
     """The rule set the file names."""
+    id: str = ""
+    """The file's ``id`` field ("" if it has none)."""
 
 
 def read_problem(path: str | Path, rules: str | None = None) -> CheckProblem:
     """Read a problem file; ``rules`` overrides the file's rule set (the
     placement filter depends on whether it is Fog of War)."""
+    return parse_problem_file(path, read_problem_text(path), rules)
+
+
+def read_problem_text(path: str | Path) -> str:
+    """The UTF-8 text of a problem file (``ProblemFileError`` naming the file otherwise)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
     except OSError as error:
-        raise ProblemFileError(f"{path}: {error.strerror or error}") from None
+        raise ProblemFileError(f"{path}: file: {error.strerror or error}") from None
     try:
-        return parse_problem(text, rules)
+        return decode_utf8(data)
+    except ValueError as error:
+        raise ProblemFileError(f"{path}: file: {error}") from None
+
+
+def parse_problem_file(path: str | Path, text: str, rules: str | None = None) -> CheckProblem:
+    """``parse_problem`` with errors naming the file ``path``, whose stem is the default id."""
+    try:
+        problem = parse_problem(text, rules)
     except ProblemFileError as error:
         raise ProblemFileError(f"{path}: {error}") from None
+    problem.id = problem.id or Path(path).stem
+    return problem
+
+
+def decode_utf8(data: bytes) -> str:
+    """``data`` as UTF-8 text, or ``ValueError`` naming the first bad byte.
+
+    >>> decode_utf8("café".encode("latin-1"))
+    Traceback (most recent call last):
+    ...
+    ValueError: line 1, column 4: byte 0xe9 is not UTF-8 (save the file as UTF-8)
+    """
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        raise ValueError(f"line {line}, column {column}: byte 0x{data[error.start]:02x} is not UTF-8 "
+                         "(save the file as UTF-8)") from None
+
+
+def problem_digest(text: str) -> str:
+    """The SHA-256 of a problem file's text, line ends as ``\\n`` (a certificate's
+    ``problem_sha256``).
+
+    >>> problem_digest("a\\r\\nb") == problem_digest("a\\nb")
+    True
+    """
+    return hashlib.sha256(text.replace("\r\n", "\n").encode("utf-8")).hexdigest()
 
 
 def parse_problem(text: str, rules: str | None = None) -> CheckProblem:
@@ -83,7 +128,8 @@ def parse_problem(text: str, rules: str | None = None) -> CheckProblem:
         raise ProblemFileError(f"rules: {file_rules!r} is not one of {', '.join(RULE_SETS)}")
     rules = rules or file_rules
     goal = "mate" if match.group(1) == "#" else "king-capture"
-    problem = CheckProblem(rules, goal, int(match.group(2)), file_rules=file_rules)
+    problem = CheckProblem(rules, goal, int(match.group(2)), file_rules=file_rules,
+                           id=data["id"] if isinstance(data.get("id"), str) else "")
     section = data.get("position")
     if not isinstance(section, dict):
         raise ProblemFileError("position: missing table")

@@ -40,7 +40,9 @@ from typing import Any
 import chess
 
 from ksolve.checker import referee
-from ksolve.checker.problem import CheckProblem, parse_problem, read_problem
+from ksolve.checker.problem import (
+    CheckProblem, decode_utf8, parse_problem_file, problem_digest, read_problem_text,
+)
 from ksolve.checker.schema import CertificateError, validate
 
 History = tuple | None
@@ -123,36 +125,86 @@ class _Refuted(Exception):
         self.counterexample = counterexample
 
 
-def check_certificate_file(problem_path: str | Path, certificate_path: str | Path) -> CheckResult:
-    """``check_certificate`` on a certificate file (``CertificateError`` if it is not JSON)."""
+class WrongProblem(CertificateError):
+    """A certificate written for another problem than the one it is checked against."""
+
+
+def read_certificate(path: str | Path) -> dict[str, Any]:
+    """The JSON object of a certificate file, validated (``CertificateError``
+    whose message starts with the file's path otherwise)."""
     try:
-        certificate = json.loads(Path(certificate_path).read_text(encoding="utf-8"))
+        certificate = json.loads(decode_utf8(Path(path).read_bytes()))
     except OSError as error:
-        raise CertificateError(f"{certificate_path}: {error.strerror or error}") from None
+        raise CertificateError(f"{path}: {error.strerror or error}") from None
     except json.JSONDecodeError as error:
-        raise CertificateError(f"{certificate_path}: not JSON: {error}") from None
-    return check_certificate(problem_path, certificate)
+        raise CertificateError(f"{path}: not JSON: {error}") from None
+    except (ValueError, RecursionError) as error:  # not UTF-8; JSON nested too deeply
+        raise CertificateError(f"{path}: {error or 'nested too deeply'}") from None
+    try:
+        validate(certificate)
+    except CertificateError as error:
+        raise CertificateError(f"{path}: {error}") from None
+    return certificate
+
+
+def check_certificate_file(problem_path: str | Path, certificate_path: str | Path) -> CheckResult:
+    """``check_certificate`` on a certificate file (``CertificateError`` naming
+    the file if it is not a certificate, or one for another problem)."""
+    certificate = read_certificate(certificate_path)
+    try:
+        return check_certificate(problem_path, certificate)
+    except WrongProblem as error:
+        raise WrongProblem(f"{certificate_path}: {error}") from None
 
 
 def check_certificate(problem_path: str | Path, certificate: dict[str, Any]) -> CheckResult:
     """Replay ``certificate`` against the problem file at ``problem_path``.
 
-    Raises ``CertificateError`` for a malformed certificate and
-    ``ProblemFileError`` for an unreadable problem file (both ``ValueError``).
+    Raises ``CertificateError`` for a malformed certificate (``WrongProblem``
+    for one written for another problem) and ``ProblemFileError`` for an
+    unreadable problem file (all ``ValueError``).
     """
     validate(certificate)
-    return _check(read_problem(problem_path, certificate["rules"]), certificate)
+    text = read_problem_text(problem_path)
+    return _check(parse_problem_file(problem_path, text, certificate["rules"]), certificate, text, str(problem_path))
 
 
-def check_certificate_text(problem_text: str, certificate: dict[str, Any]) -> CheckResult:
-    """``check_certificate`` with the problem given as TOML text."""
+def check_certificate_text(problem_text: str, certificate: dict[str, Any], name: str = "<problem>") -> CheckResult:
+    """``check_certificate`` with the problem given as TOML text (``name``: its file, for messages)."""
     validate(certificate)
-    return _check(parse_problem(problem_text, certificate["rules"]), certificate)
+    return _check(parse_problem_file(name, problem_text, certificate["rules"]), certificate, problem_text, name)
 
 
-def _check(problem: CheckProblem, certificate: dict[str, Any]) -> CheckResult:
+def same_problem(certificate: dict[str, Any], problem: CheckProblem, text: str, name: str) -> str | None:
+    """None if ``certificate`` may be checked against this problem, else a note.
+
+    ``WrongProblem`` when the certificate records another problem: the text's
+    digest differs and so does the problem's id (the ``id`` field, or the file
+    name's stem).  The same id with another digest is the same problem edited
+    since: it is checked, with a note.  Old certificates without a digest are
+    checked as they are.
+
+    >>> problem = CheckProblem("berkeley", "mate", 1, id="foster-1996")
+    >>> same_problem({"problem_id": "rotenberg-1976", "problem_sha256": "0"}, problem, "", "foster.toml")
+    Traceback (most recent call last):
+    ...
+    ksolve.checker.replay.WrongProblem: this certificate is for rotenberg-1976, not foster.toml
+    """
+    recorded = certificate.get("problem_sha256")
+    if not isinstance(recorded, str) or recorded == problem_digest(text):
+        return None
+    recorded_id = certificate.get("problem_id")
+    if isinstance(recorded_id, str) and recorded_id != problem.id:
+        raise WrongProblem(f"this certificate is for {recorded_id}, not {name}")
+    return "the problem file has changed since the certificate was written"
+
+
+def _check(problem: CheckProblem, certificate: dict[str, Any], text: str, name: str) -> CheckResult:
+    note = same_problem(certificate, problem, text, name)
     rules, moves = certificate["rules"], certificate["moves"]
     result = CheckResult(False, len(problem.boards), rules, moves, certificate.get("positions"))
+    if note:
+        result.notes.append(note)
     if result.claimed_positions is not None and result.claimed_positions != result.positions:
         result.notes.append(f"the certificate says {result.claimed_positions} initial positions, "
                             f"the checker enumerates {result.positions}")

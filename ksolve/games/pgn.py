@@ -35,6 +35,7 @@ from typing import Iterator
 
 import chess
 
+from ksolve.errors import NotText, read_text
 from ksolve.games.model import Action, Ask, Game, Hidden, Refused, Turn, result_of
 from ksolve.rules import codes, get_rules, kriegspiel_rule_set_names
 from ksolve.rules.notation import (
@@ -252,9 +253,13 @@ def read_game(text: str, source: str = "<pgn>") -> Game:
 
 
 def read_game_file(path: str) -> Game:
-    """The one game of a PGN file."""
-    with open(path, encoding="utf-8") as handle:
-        return read_game(handle.read(), str(path))
+    """The one game of a PGN file (``OSError`` if it cannot be read, ``PGNError``
+    if it is not UTF-8 text or not a Kriegspiel game)."""
+    try:
+        text = read_text(path)
+    except NotText as error:
+        raise PGNError(str(path), error.line, error.column, error.reason) from None
+    return read_game(text, str(path))
 
 
 class _GameReader:
