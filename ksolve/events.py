@@ -12,6 +12,10 @@ when only one is possible.
 Traceback (most recent call last):
 ...
 ksolve.errors.InputError: event 'a2g2:Yes': no answer 'Yes'; possible: a2g2:'Silent'; a2g2:'No'
+>>> apply_event(belief, get_rules("berkeley"), "f1f3")
+Traceback (most recent call last):
+...
+ksolve.errors.InputError: event 'f1f3': f1f3 is not a move of White's men on his own board
 """
 
 from __future__ import annotations
@@ -28,13 +32,19 @@ def apply_event(belief: BeliefState, rules: RuleSet, event: str, number: int | N
 
     name = f"event {number} {event!r}" if number is not None else f"event {event!r}"
     action, _, wanted = event.partition(":")
+    mover = belief.side_to_move
     if action.lower() == "black":
+        if mover != "Black":
+            raise InputError(f"{name}: it is {mover}'s turn, not Black's (give his attempt as UCI:ANSWER)")
         classes = belief.replies(rules)
     else:
+        if mover != "White":
+            raise InputError(f"{name}: it is {mover}'s turn (give his reply as black:ANSWER)")
         try:
             move = move_from_uci(action)
         except ValueError as error:
             raise InputError(f"{name}: {error}") from None
+        _check_attempt(belief, action, name)
         classes = belief.attempt(rules, move)
     answers = [(rules.describe(key), part) for key, part in classes]
     if not wanted and len(answers) == 1:
@@ -45,6 +55,18 @@ def apply_event(belief: BeliefState, rules: RuleSet, event: str, number: int | N
         raise InputError(f"{name}: {'no' if wanted else 'which'} answer"
                          f"{' ' + repr(wanted) if wanted else ''}; possible: {possible}")
     return matching[0]
+
+
+def _check_attempt(belief: BeliefState, uci: str, name: str) -> None:
+    """``InputError`` unless ``uci`` is a move of White's men on his own board
+    (the opponent's men left out; they are the same in every position of a belief)."""
+    from ksolve.board import position_to_board
+    from ksolve.rules.notation import attempt_san, own_board
+
+    try:
+        attempt_san(own_board(position_to_board(belief.positions[0])), uci)
+    except ValueError:
+        raise InputError(f"{name}: {uci} is not a move of White's men on his own board") from None
 
 
 def _normal(words: str) -> str:

@@ -12,6 +12,7 @@ enumeration.
 
 >>> position_error(chess.Board("4k3/8/8/8/8/8/8/4K2K w - - 0 1"), [])
 'two white kings (e1, h1): each side has exactly one king'
+>>> from ksolve.hidden import parse_hidden_unit
 >>> position_error(chess.Board("8/8/8/8/8/8/8/4K3 w - - 0 1"), [parse_hidden_unit("k:any")]) is None
 True
 """
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import chess
 
-from ksolve.hidden import HiddenUnit, parse_hidden_unit
+from ksolve.hidden import HiddenUnit
 
 _COLOR = {chess.WHITE: "white", chess.BLACK: "black"}
 _NUMBER = {2: "two", 3: "three", 4: "four"}
