@@ -7,7 +7,7 @@ make-move, Zobrist hashing, batch expansion, perft).
 400
 """
 
-from ksolve.board.batch import count_moves, expand, perft
+from ksolve.board.batch import count_moves, expand, perft, perft_parts
 from ksolve.board.convert import (
     PositionError, illegality_reasons, move_from_uci, move_to_chess, move_to_uci,
     position_from_board, position_from_fen, position_to_board, position_to_fen,
@@ -21,7 +21,7 @@ from ksolve.board.zobrist import position_hash
 __all__ = [
     "MAX_MOVES", "POSITION_WIDTH", "PositionError", "checkers_of", "count_moves", "expand",
     "fog_moves", "illegality_reasons", "king_square", "legal_moves", "make_move",
-    "move_from_uci", "move_to_chess", "move_to_uci", "perft", "position_from_board",
+    "move_from_uci", "move_to_chess", "move_to_uci", "perft", "perft_parts", "position_from_board",
     "position_from_fen", "position_hash", "position_to_board", "position_to_fen",
     "positions_from_fens",
 ]
