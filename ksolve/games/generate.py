@@ -17,7 +17,9 @@ Mates and near-misses are written as White's filtered PGN of the game up to
 that turn (``mate/``, ``near-miss/`` under ``out_dir``, tags ``Instance``,
 ``Ply``, ``BeliefSize``, ``Detail``), and every verdict as a row of
 ``stats.csv`` (game, ply, rules, belief size, result, detail, nodes, seconds,
-file).
+file).  Games are numbered from 1 everywhere: the PGN ``Round`` tag, the
+``game`` column, the file names (``berkeley-g0001-p004.pgn``: game 1, after
+4 White turns) and the progress rows.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as out:
@@ -25,9 +27,9 @@ file).
 ...                     fens=["6k1/8/6K1/8/8/8/8/R7 w - - 0 1"])
 ...     written = sorted(p.name for p in Path(out).rglob("*.*"))
 >>> [(row["ply"], row["result"], row["file"]) for row in rows][:1]
-[(0, 'mate', 'mate/berkeley-g0000-p000.pgn')]
+[(0, 'mate', 'mate/berkeley-g0001-p000.pgn')]
 >>> written
-['berkeley-g0000-p000.pgn', 'stats.csv']
+['berkeley-g0001-p000.pgn', 'stats.csv']
 """
 
 from __future__ import annotations
@@ -177,10 +179,10 @@ def generate(rules: str, games: int, ply: int, seed: int, out_dir: str | Path, *
     rng = random.Random(seed)
     rows: list[dict] = []
     seen: set[tuple[int, int]] = set()
-    for index in range(games):
-        fen = fens[index % len(fens)] if fens else None
+    for number in range(1, games + 1):
+        fen = fens[(number - 1) % len(fens)] if fens else None
         game = play_game(rules, POLICIES[white], POLICIES[black], plies_per_game, rng, fen=fen,
-                         tags=(("Event", f"ksolve generate {rules} seed {seed}"), ("Round", str(index + 1)),
+                         tags=(("Event", f"ksolve generate {rules} seed {seed}"), ("Round", str(number)),
                                ("White", white), ("Black", black)))
         filtered = filter_game(game, True)
         estimator = Estimator(rules, game.start_fen, max_positions)
@@ -189,7 +191,7 @@ def generate(rules: str, games: int, ply: int, seed: int, out_dir: str | Path, *
                 try:
                     estimator.observe(filtered.turns[played - 1])
                 except BeliefTooLarge as error:
-                    rows.append(_row(index, played, rules, error.size, Verdict("too-large", str(error), 0, 0.0), ""))
+                    rows.append(_row(number, played, rules, error.size, Verdict("too-large", str(error), 0, 0.0), ""))
                     break
             belief = estimator.belief
             over = played == len(filtered.turns) and game.result != "*"
@@ -201,8 +203,8 @@ def generate(rules: str, games: int, ply: int, seed: int, out_dir: str | Path, *
             verdict = classify(rule_set, belief, ply, seconds, near_fraction, sample, rng)
             path = ""
             if verdict.result in ("mate", "near-miss"):
-                path = _write_instance(out, filtered, played, ply, belief, verdict, index)
-            rows.append(_row(index, played, rules, len(belief), verdict, path))
+                path = _write_instance(out, filtered, played, ply, belief, verdict, number)
+            rows.append(_row(number, played, rules, len(belief), verdict, path))
             if progress is not None:
                 progress(rows[-1])
     _write_csv(out / "stats.csv", rows)
@@ -215,13 +217,13 @@ def _row(game: int, played: int, rules: str, size: int, verdict: Verdict, path: 
 
 
 def _write_instance(out: Path, filtered: Game, played: int, ply: int, belief: BeliefState, verdict: Verdict,
-                    index: int) -> str:
+                    number: int) -> str:
     folder = out / verdict.result
     folder.mkdir(parents=True, exist_ok=True)
     tags = filtered.tags + (("Instance", verdict.result), ("Ply", str(ply)), ("BeliefSize", str(len(belief))),
                             ("Detail", verdict.detail))
     instance = replace(filtered, turns=filtered.turns[:played], result="*", tags=tags)
-    name = f"{filtered.rules}-g{index:04d}-p{played:03d}.pgn"
+    name = f"{filtered.rules}-g{number:04d}-p{played:03d}.pgn"
     (folder / name).write_text(write_game(instance), encoding="utf-8")
     return f"{verdict.result}/{name}"
 
