@@ -222,8 +222,8 @@ def _read_position(section: Any, problem: Problem, source: str) -> None:
         problem.hidden.append(_read_unit(unit, source, f"position.hidden[{number}]"))
     reason = position_error(board, problem.hidden, fog=problem.rules.fog)
     if reason:
-        raise ProblemError(source, "position.hidden" if problem.hidden and "hidden unit" in reason
-                           else "position.fen", reason)
+        raise ProblemError(source, "position.hidden" if reason.startswith("hidden unit") else "position.fen",
+                           reason)
     problem.belief()  # an empty, contradictory or oversized belief is a bad problem file
 
 

@@ -88,20 +88,30 @@ def parse_problem_file(path: str | Path, text: str, rules: str | None = None) ->
 
 
 def decode_utf8(data: bytes) -> str:
-    """``data`` as UTF-8 text, or ``ValueError`` naming the first bad byte.
+    """``data`` as UTF-8 text, or ``ValueError`` naming the first bad byte (a
+    control byte: binary data; or a byte that is not UTF-8).
 
     >>> decode_utf8("café".encode("latin-1"))
     Traceback (most recent call last):
     ...
     ValueError: line 1, column 4: byte 0xe9 is not UTF-8 (save the file as UTF-8)
     """
+    control = re.search(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", data)
+    if control:
+        line, column = _line_column(data, control.start())
+        raise ValueError(f"line {line}, column {column}: control byte 0x{data[control.start()]:02x}: binary data, "
+                         "not a text file")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        line, column = _line_column(data, error.start)
         raise ValueError(f"line {line}, column {column}: byte 0x{data[error.start]:02x} is not UTF-8 "
                          "(save the file as UTF-8)") from None
+
+
+def _line_column(data: bytes, offset: int) -> tuple[int, int]:
+    """The 1-based line and column (in bytes) of ``offset``."""
+    return data.count(b"\n", 0, offset) + 1, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
 
 
 def problem_digest(text: str) -> str:
