@@ -3,9 +3,11 @@
 Nodes are White's turns (``kind="white"``: a belief with White to move and
 the moves left), Black's turns (``kind="black"``: a belief after White's
 move) and wins (``kind="win"``).  Edges carry what happens: White's attempt
-(``kind="attempt"``, ``move`` in UCI), the referee's answer to it
-(``kind="answer"``: "No", or the announcement), and what White hears of
-Black's reply (``kind="reply"``).
+(``kind="attempt"``, ``move`` in UCI, ``label`` in SAN on White's own
+board), the referee's answer to it (``kind="answer"``: ``label`` "No" or
+the announcement; ``san``: the move as played there, e.g. ``Kxf2#``), and
+what White hears of Black's reply (``kind="reply"``; ``san``: Black's move
+when White can tell it, e.g. ``Bxf2``).
 
 >>> from ksolve.belief import BeliefState
 >>> from ksolve.rules import get_rules
@@ -16,8 +18,8 @@ Black's reply (``kind="reply"``).
 >>> prover.wins(belief, 1)
 True
 >>> tree = strategy_tree(prover, belief, 1)
->>> [tree.edges[e]["label"] for e in tree.edges]
-['Rh1-h8', 'Checkmate']
+>>> [tree.edges[e]["label"] for e in tree.edges], tree.edges[1, 2]["san"]
+(['Rh8', 'Checkmate'], 'Rh8#')
 """
 
 from __future__ import annotations
@@ -28,42 +30,71 @@ import numpy as np
 
 from ksolve.belief import BeliefState
 from ksolve.board import move_to_uci, position_to_board
-from ksolve.board.layout import COLUMN_BLACK, decode_move
-from ksolve.rules.base import FRESH, Outcome
+from ksolve.board.layout import COLUMN_BLACK
+from ksolve.rules.base import FRESH, Outcome, RuleSet
+from ksolve.rules.notation import attempt_san, own_board, played_san
 from ksolve.search.prover import ASK, Prover
 
 MAX_LISTED_SQUARES = 8
 """Hidden units' squares are listed on a node when they are at most this many."""
+MAX_REPLY_PARENTS = 200
+"""Positions looked at for the Black moves that lead into a reply class."""
 
 
 def move_label(belief: BeliefState, move: int) -> str:
-    """White's move in long algebraic notation from White's own board, e.g. ``Ra2-g2``."""
-    from_square, to_square, promotion = decode_move(int(move))
+    """White's attempt in SAN on White's own board (before the referee's answer), e.g. ``Rg2``."""
     board = position_to_board(belief.positions[0])
-    piece = board.piece_at(from_square)
-    letter = "" if piece is None or piece.piece_type == chess.PAWN else piece.symbol().upper()
-    text = f"{letter}{chess.square_name(from_square)}-{chess.square_name(to_square)}"
-    if promotion:
-        text += "=" + chess.piece_symbol(promotion + 1).upper()
-    return text
+    return attempt_san(own_board(board), move_to_uci(int(move)))
 
 
-def belief_summary(belief: BeliefState) -> dict:
+def played_label(rules: RuleSet, label: str, key: np.ndarray) -> str:
+    """The attempt ``label`` as played in the answer class ``key``: ``Kxf2#``, ``Nf2+``."""
+    capture, check = rules.move_marks(key)
+    mate = rules.outcome(key) is Outcome.WON and rules.goal == "mate"
+    return played_san(label, capture, check, mate)
+
+
+def black_moves(before: BeliefState, after: BeliefState) -> list[str]:
+    """Black's moves (SAN) from members of ``before`` into members of ``after``
+    (the first ``MAX_REPLY_PARENTS`` members of ``before`` are looked at)."""
+    targets = {position_to_board(row).board_fen() for row in after.positions}
+    found: set[str] = set()
+    for row in before.positions[:MAX_REPLY_PARENTS]:
+        board = position_to_board(row)
+        for move in board.legal_moves:
+            san = board.san(move)
+            board.push(move)
+            if board.board_fen() in targets:
+                found.add(san)
+            board.pop()
+    return sorted(found)
+
+
+def belief_summary(belief: BeliefState, types: tuple[int, ...] = ()) -> dict:
     """Size, what White knows for sure (``known``: a board FEN of White's men
     and of the black men standing on the same square in every member) and
     the squares Black's other men may stand on: ``hidden`` lists them per
     piece name when few (else their count), ``squares`` always lists them all.
+    ``types``: black piece types listed even where every member agrees (the
+    problem's hidden units, so that ``[1]`` still names their square).
 
     >>> belief_summary(BeliefState.from_hidden("k7/8/1K6/8/8/8/8/7R w - - 0 1", []))
     {'size': 1, 'known': 'k7/8/1K6/8/8/8/8/7R'}
+    >>> belief_summary(BeliefState.from_hidden("k7/8/1K6/8/8/8/8/7R w - - 0 1", ["b:d4"]), (chess.BISHOP,))["hidden"]
+    {'bishop': ['d4']}
     """
     summary: dict = {"size": len(belief)}
     if len(belief):
         summary["known"] = _known_men(belief)
     squares, listed = {}, {}
-    for piece, mask in belief.hidden_squares():
+    varying = {piece.piece_type: mask for piece, mask in belief.hidden_squares()}
+    for piece_type in sorted(set(varying) | set(types)):
+        mask = varying.get(piece_type) if piece_type in varying else (
+            belief.squares_of(chess.BLACK, piece_type) if len(belief) else 0)
+        if not mask:
+            continue
         names = [chess.square_name(s) for s in chess.scan_forward(mask)]
-        name = chess.piece_name(piece.piece_type)
+        name = chess.piece_name(piece_type)
         squares[name] = names
         listed[name] = names if len(names) <= MAX_LISTED_SQUARES else len(names)
     if squares:
@@ -96,7 +127,8 @@ def strategy_tree(prover: Prover, belief: BeliefState, moves: int,
     """
     if first is not None and not prover.attempt_wins(belief, first, moves):
         raise ValueError("this first attempt does not win within the given moves")
-    tree = nx.DiGraph(moves=moves, rules=prover.rules.name, beliefs=beliefs)
+    types = tuple(sorted(piece.piece_type for piece, _ in belief.hidden_squares()))
+    tree = nx.DiGraph(moves=moves, rules=prover.rules.name, beliefs=beliefs, hidden_types=types)
     _white_node(tree, prover, belief, moves, number=1, chosen=None if first is None else (first, moves))
     del tree.graph["beliefs"]
     return tree
@@ -112,7 +144,7 @@ def _white_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: in
                 state: int = FRESH, chosen: tuple[int, int] | None = None) -> int:
     rules = prover.rules
     move, needed = chosen or prover.winning_move(belief, moves, state)
-    node = _add_node(tree, kind="white", number=number, moves_left=needed, **belief_summary(belief))
+    node = _add_node(tree, kind="white", number=number, moves_left=needed, **_summary(tree, belief))
     if tree.graph["beliefs"] is not None:
         tree.graph["beliefs"][node] = (belief, state)
     if move == ASK:
@@ -123,27 +155,44 @@ def _white_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: in
                 child = _white_node(tree, prover, part, needed, number, answer_state)
                 tree.add_edge(question, child, kind="answer", label=rules.any_answer_words(answer_state))
         return node
+    label = move_label(belief, move)
     black = _add_node(tree, kind="attempt", number=number, move=move_to_uci(move))
-    tree.add_edge(node, black, kind="attempt", move=move_to_uci(move), label=move_label(belief, move))
+    tree.add_edge(node, black, kind="attempt", move=move_to_uci(move), label=label)
     for key, part in belief.attempt(rules, move):
         outcome = rules.outcome(key)
+        san = None if outcome is Outcome.REFUSED else played_label(rules, label, key)
         if outcome is Outcome.REFUSED:
             child = _white_node(tree, prover, part, needed, number, rules.state_after_refusal(state))
         elif outcome is Outcome.WON:
-            child = _add_node(tree, kind="win", number=number, **belief_summary(part))
+            child = _add_node(tree, kind="win", number=number, **_summary(tree, part))
         else:
             child = _black_node(tree, prover, part, needed - 1, number)
-        tree.add_edge(black, child, kind="answer", label=rules.describe(key), key=[int(k) for k in np.asarray(key)])
+        tree.add_edge(black, child, kind="answer", label=rules.describe(key), san=san,
+                      key=[int(k) for k in np.asarray(key)])
     return node
 
 
 def _black_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: int, number: int) -> int:
-    node = _add_node(tree, kind="black", number=number, moves_left=moves, **belief_summary(belief))
-    for key, part in sorted(belief.replies(prover.rules), key=lambda kc: -len(kc[1])):
+    rules = prover.rules
+    node = _add_node(tree, kind="black", number=number, moves_left=moves, **_summary(tree, belief))
+    for key, part in sorted(belief.replies(rules), key=lambda kc: -len(kc[1])):
         child = _white_node(tree, prover, part, moves, number + 1)
-        tree.add_edge(node, child, kind="reply", label=prover.rules.describe(key),
+        tree.add_edge(node, child, kind="reply", label=rules.describe(key), san=_black_san(rules, key, belief, part),
                       key=[int(k) for k in np.asarray(key)])
     return node
+
+
+def _summary(tree: nx.DiGraph, belief: BeliefState) -> dict:
+    return belief_summary(belief, tree.graph["hidden_types"])
+
+
+def _black_san(rules: RuleSet, key: np.ndarray, before: BeliefState, after: BeliefState) -> str | None:
+    """Black's reply as White can name it: a capture or a check by one kind of
+    move (``Bxf2``); None for a silent reply or when several moves lead there."""
+    if not any(rules.move_marks(key)):
+        return None
+    moves = set(black_moves(before, after))
+    return moves.pop() if len(moves) == 1 else None
 
 
 def key_move(tree: nx.DiGraph) -> str | None:

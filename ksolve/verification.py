@@ -33,12 +33,13 @@ from ksolve.rules.base import FRESH, Outcome, RuleSet
 from ksolve.search.pns import ProofNumberSearch
 from ksolve.search.prover import ASK, Prover
 from ksolve.search.run import Limits, Progress, SearchAborted
-from ksolve.solution import belief_summary, move_label
+from ksolve.solution import belief_summary, black_moves, move_label, played_label
 
 SOUND, COOKED, SHORT, NO_SOLUTION, UNKNOWN = "sound", "cooked", "short solution", "no solution", "unknown"
 EXIT_CODES = {SOUND: 0, COOKED: 1, SHORT: 1, NO_SOLUTION: 1, UNKNOWN: 3}
-MAX_REFUTING_PARENTS = 200
-"""Positions searched for the Black moves that lead into a refuting class."""
+NO_WIN, REFUSED, ENDS = "no win", "refused", "ends"
+"""How a try fails: a class White cannot win in time, "No" everywhere, or the game ends at once."""
+REFUTATION_ORDER = (NO_WIN, REFUSED, ENDS)
 
 
 @dataclass
@@ -50,8 +51,13 @@ class FirstMove:
     moves: int | None = None
     refutation: dict[str, Any] | None = None
 
+    @property
+    def san(self) -> str:
+        """The move as played where it is refuted (``Nf2+``), else its label."""
+        return (self.refutation or {}).get("san") or self.label
+
     def as_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"move": self.move, "label": self.label}
+        data: dict[str, Any] = {"move": self.move, "label": self.label, "san": self.san}
         if self.moves is not None:
             data["moves"] = self.moves
         if self.refutation is not None:
@@ -72,6 +78,8 @@ class Verification:
     duals: list[dict[str, Any]] = field(default_factory=list)
     duals_checked: bool = False
     published_key: str | None = None
+    published_label: str | None = None
+    """The published key in SAN on White's board (its UCI if it is no move there)."""
     after_question: list[str] = field(default_factory=list)
     """When the key is "Any?": the strategy's attempts after each answer."""
     belief_size: int = 0
@@ -97,19 +105,23 @@ class Verification:
         return [key for key in self.keys if key.moves is not None and key.moves < self.moves]
 
     def line(self) -> str:
-        """The one-line verdict, e.g. ``sound: key a2g2 (#8); published key a2g2 is a key``."""
+        """The one-line verdict, e.g. ``sound: key 1.Rg2! (#8), the published key``."""
         if self.verdict == UNKNOWN:
-            text = f"unknown: {self.reason}"
-        elif not self.keys:
+            decided = f"; keys so far {', '.join(f'1.{key.label}!' for key in self.keys)}" if self.keys else ""
+            return f"not decided: {self.reason}{decided}"
+        if not self.keys:
             text = f"no solution: no first move mates in {self.moves}"
         else:
-            keys = ", ".join(f"{key.move} (#{key.moves})" for key in self.keys)
+            keys = ", ".join(f"1.{key.label}! (#{key.moves})" for key in self.keys)
             text = f"{self.verdict}: key{'s' if len(self.keys) > 1 else ''} {keys}"
-        if self.published_key is not None and self.verdict != UNKNOWN:
-            agreement = "is a key" if self.published_key_matches else "is not a key"
-            if self.after_question and not self.published_key_matches:
-                agreement = f"differs (after Any? the strategy tries {', '.join(self.after_question)})"
-            text += f"; published key {self.published_key} {agreement}"
+        if self.published_key is not None:
+            if self.published_key_matches:
+                text += ", the published key" if len(self.keys) == 1 else f"; the published key 1.{self.published_label} is a key"
+            elif self.after_question:
+                text += (f"; the published key 1.{self.published_label} differs (after Any? the strategy tries "
+                         f"{', '.join(self.after_question)})")
+            else:
+                text += f"; the published key 1.{self.published_label} is not a key"
         return text
 
     def as_dict(self) -> dict[str, Any]:
@@ -119,7 +131,8 @@ class Verification:
             "short": [key.as_dict() for key in self.short],
             "tries": [attempt.as_dict() for attempt in self.tries], "tries_total": self.tries_total,
             "after_question": self.after_question, "duals": self.duals, "duals_checked": self.duals_checked,
-            "published_key": self.published_key, "published_key_matches": self.published_key_matches,
+            "published_key": self.published_key, "published_label": self.published_label,
+            "published_key_matches": None if self.verdict == UNKNOWN else self.published_key_matches,
             "belief_size": self.belief_size, "nodes": self.nodes, "seconds": round(self.seconds, 3),
             **({"reason": self.reason} if self.reason else {}),
         }
@@ -137,6 +150,7 @@ def verify(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet
     classes = [first.belief for first in analysis.classes]
     prover = analysis.prover(limits, progress)
     report = Verification(UNKNOWN, moves, published_key=analysis.problem.published_key,
+                          published_label=_published_label(classes[0], analysis.problem.published_key),
                           belief_size=len(analysis.belief), rules=rules.name)
     try:
         firsts = _first_attempts(rules, classes)
@@ -153,7 +167,7 @@ def verify(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet
             report.keys.append(FirstMove("any", "Any?", needed[ASK]))
             report.after_question = _attempts_after_question(prover, classes, needed[ASK])
         report.tries_total = len(report.tries)
-        report.tries.sort(key=lambda attempt: attempt.refutation["size"])
+        report.tries.sort(key=try_rank)
         if tries is not None:
             report.tries = report.tries[:tries]
     except SearchAborted as aborted:
@@ -214,6 +228,30 @@ def _attempts_after_question(prover: Prover, classes: list[BeliefState], moves: 
     return sorted(attempts)
 
 
+def try_rank(attempt: FirstMove) -> tuple[int, int, str]:
+    """Closest tries first: those refuted only later in the play (a class
+    White cannot win in time), smallest refuting class first, then those
+    refused everywhere, then those that end the game at once.
+
+    >>> [try_rank(FirstMove("a", "Ra1", refutation={"kind": kind, "size": 3})) for kind in (ENDS, NO_WIN)]
+    [(2, 3, 'Ra1'), (0, 3, 'Ra1')]
+    """
+    refutation = attempt.refutation or {}
+    return REFUTATION_ORDER.index(refutation.get("kind", NO_WIN)), refutation.get("size", 0), attempt.label
+
+
+def _published_label(belief: BeliefState, published: str | None) -> str | None:
+    """The published key in SAN on White's own board ("Any?" for the question)."""
+    from ksolve.board import move_from_uci
+
+    if published is None or published == "any":
+        return None if published is None else "Any?"
+    try:
+        return move_label(belief, move_from_uci(published))
+    except ValueError:
+        return published
+
+
 def _uci(move: int) -> str:
     from ksolve.board import move_to_uci
 
@@ -237,46 +275,52 @@ def _refute_first(prover: Prover, classes: list[BeliefState], first: int, moves:
 def _refute_ask(prover: Prover, belief: BeliefState, moves: int) -> dict[str, Any]:
     for state, part in prover.any_classes(belief):
         if len(part) and not prover.wins(part, moves, state):
-            return _refuting(prover.rules.any_answer_words(state), None, part, f"no win in {moves}")
+            return _refuting(prover.rules.any_answer_words(state), None, part, NO_WIN, f"no win in {moves}")
     raise ValueError("asking wins: nothing to refute")
 
 
 def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: int = FRESH) -> dict[str, Any]:
     """The first answer class (or Black reply class after it) that defeats ``move``.
 
-    A dict: ``answer`` (the referee's words), ``reply`` (what White hears of
-    Black's reply, or None), ``black_moves`` (Black moves into that class, SAN),
-    ``size``, ``hidden`` (the hidden units' squares there) and ``reason``.
-    Classes the table already knows to be lost are taken first (the search
-    that disproved ``move`` left them there), then the others are searched.
+    A dict: ``answer`` (the referee's words), ``san`` (the attempt as played
+    there, e.g. ``Nf2+``), ``reply`` (what White hears of Black's reply, or
+    None), ``black_moves`` (Black moves into that class, SAN), ``size``,
+    ``hidden`` (the hidden units' squares there), ``kind`` (``NO_WIN``,
+    ``REFUSED`` or ``ENDS``) and ``reason``.  Classes the table already knows
+    to be lost are taken first (the search that disproved ``move`` left them
+    there), then the others are searched.
     """
     rules = prover.rules
     after = rules.state_after_refusal(state)
+    label = move_label(belief, move)
     classes = [(key, rules.outcome(key), part) for key, part in belief.attempt(rules, move)]
     for key, outcome, part in classes:
         if outcome is Outcome.REFUSED and len(part) == len(belief) and after == state:
-            return _refuting("No", None, part, "refused in every position")
+            return _refuting("No", None, part, REFUSED, "refused in every position")
+        played = played_label(rules, label, key)
         if outcome is Outcome.ENDED:
-            return _refuting(rules.describe(key), None, part, "the game ends without a win")
+            return _refuting(rules.describe(key), played, part, ENDS, "the game ends without a win")
         if outcome is Outcome.GOES_ON and moves == 1:
-            return _refuting(rules.describe(key), None, part, "no win with this move")
+            return _refuting(rules.describe(key), played, part, NO_WIN, f"no {rules.goal} with this move")
     for known_only in (True, False):
         for key, outcome, part in classes:
             if outcome is Outcome.REFUSED:
                 if _lost(prover, part, moves, after, known_only):
-                    return _refuting("No", None, part, f"no win in {moves} after the refusal")
+                    return _refuting("No", None, part, NO_WIN, f"no {rules.goal} in {moves} after the refusal")
                 continue
             if outcome is not Outcome.GOES_ON:
                 continue
             if known_only and prover.table.after_move_result(part, moves - 1) is not False:
                 continue
+            played = played_label(rules, label, key)
             for reply_key, reply_part in sorted(part.replies(rules), key=lambda kc: -len(kc[1])):
                 if rules.outcome(reply_key) is not Outcome.GOES_ON:
-                    return _refuting(rules.describe(key), rules.describe(reply_key), reply_part,
-                                     "Black's reply ends the game", _black_moves(part, reply_part))
+                    return _refuting(rules.describe(key), played, reply_part, NO_WIN, "Black's reply ends the game",
+                                     rules.describe(reply_key), black_moves(part, reply_part))
                 if _lost(prover, reply_part, moves - 1, FRESH, known_only):
-                    return _refuting(rules.describe(key), rules.describe(reply_key), reply_part,
-                                     f"no win in {moves - 1}", _black_moves(part, reply_part))
+                    return _refuting(rules.describe(key), played, reply_part, NO_WIN,
+                                     f"no {rules.goal} in {moves - 1}", rules.describe(reply_key),
+                                     black_moves(part, reply_part))
     raise ValueError("the attempt wins: nothing to refute")
 
 
@@ -288,63 +332,79 @@ def _lost(prover: Prover, belief: BeliefState, moves: int, state: int, known_onl
     return not prover.wins(belief, moves, state)
 
 
-def _refuting(answer: str, reply: str | None, part: BeliefState, reason: str,
-              black_moves: list[str] | None = None) -> dict[str, Any]:
+def _refuting(answer: str, san: str | None, part: BeliefState, kind: str, reason: str,
+              reply: str | None = None, black: list[str] | None = None) -> dict[str, Any]:
     summary = belief_summary(part)
-    return {"answer": answer, "reply": reply, "black_moves": black_moves or [], "size": summary["size"],
-            "hidden": summary.get("hidden", {}), "reason": reason}
+    return {"answer": answer, "san": san, "reply": reply, "black_moves": black or [], "size": summary["size"],
+            "hidden": summary.get("hidden", {}), "kind": kind, "reason": reason}
 
 
-def _black_moves(before: BeliefState, after: BeliefState) -> list[str]:
-    """Black's moves (SAN) from members of ``before`` into members of ``after``."""
-    from ksolve.board import position_to_board
-
-    targets = {position_to_board(row).board_fen() for row in after.positions}
-    found: set[str] = set()
-    for row in before.positions[:MAX_REFUTING_PARENTS]:
-        board = position_to_board(row)
-        for move in board.legal_moves:
-            san = board.san(move)
-            board.push(move)
-            if board.board_fen() in targets:
-                found.add(san)
-            board.pop()
-    return sorted(found)
+MAX_NAMED_REPLIES = 3
+"""A refutation names Black's moves when at most this many lead into its class."""
+MAX_LISTED_REPLIES = 6
+"""Otherwise it lists this many of them."""
 
 
 def refutation_text(refutation: dict[str, Any]) -> str:
-    """``Capture at f2; 1... Bxf2 [1: bishop f2]: no win in 7`` style words."""
-    parts = [refutation["answer"]]
-    if refutation["reply"] is not None:
-        moves = " or ".join(refutation["black_moves"][:4])
-        parts.append(f"{refutation['reply']}" + (f" ({moves})" if moves else ""))
-    hidden = "; ".join(f"{name} {' '.join(squares) if isinstance(squares, list) else f'on {squares} squares'}"
-                       for name, squares in refutation["hidden"].items())
-    where = f" [{refutation['size']}{': ' + hidden if hidden else ''}]"
-    return ", then ".join(parts) + where + f": {refutation['reason']}"
+    """What defeats a try, as composers write it after ``1.Nf2+?``:
+    Black's move with "!" (``Bxf2! (no mate in 7)``), or the referee's
+    answer when that is what defeats it.
+
+    >>> refutation_text({"answer": "Knight check", "reply": "Capture at f2", "black_moves": ["Bxf2"],
+    ...                  "size": 1, "hidden": {}, "kind": NO_WIN, "reason": "no mate in 7"})
+    'Bxf2! (no mate in 7)'
+    >>> refutation_text({"answer": "Silent", "reply": "Silent", "black_moves": ["Ba1", "Ba3", "Ba5", "Ba7"],
+    ...                  "size": 30, "hidden": {"bishop": 30}, "kind": NO_WIN, "reason": "no mate in 7"})
+    'a silent move! (any of 4: Ba1 Ba3 Ba5 Ba7; no mate in 7)'
+    >>> refutation_text({"answer": "No", "reply": None, "black_moves": [], "size": 3,
+    ...                  "hidden": {"bishop": ["b2", "d2", "f2"]}, "kind": NO_WIN, "reason": "no mate in 2 after the refusal"})
+    'No! (B b2/d2/f2; no mate in 2 after the refusal)'
+    """
+    from ksolve.report.lines import hidden_note
+
+    where = hidden_note(refutation).strip(" ()")
+    reason = f" ({where + '; ' if where else ''}{refutation['reason']})"
+    if refutation["reply"] is None:
+        if refutation["answer"] == "No":
+            return f"No!{reason}"
+        return f"{refutation['answer'].lower()}!" + (f" ({where})" if where else "")
+    black = refutation["black_moves"]
+    if 0 < len(black) <= MAX_NAMED_REPLIES:
+        return "/".join(black) + "!" + reason
+    words = "a silent move" if refutation["reply"].startswith("Silent") else refutation["reply"]
+    shown = " ".join(black[:MAX_LISTED_REPLIES]) + (" ..." if len(black) > MAX_LISTED_REPLIES else "")
+    listed = f"any of {len(black)}: {shown}; " if black else ""
+    return f"{words}!{reason[:2]}{listed}{reason[2:]}"
 
 
 # --- duals -----------------------------------------------------------------------
 def find_duals(prover: Prover, classes: list[BeliefState], moves: int, found: list[dict[str, Any]]) -> bool:
-    """Append to ``found`` the White turns of the proven strategy (after its
-    first move) where another attempt also wins with the moves the strategy
-    uses there; True when all were checked (``SearchAborted`` otherwise)."""
+    """Append to ``found`` the duals of the proven strategy, as composers
+    count them: a White turn (after the key) where another attempt forces
+    mate as fast as the strategy's move does there (the moves its own line
+    needs, at worst), in SAN, marked ``main_line`` when the turn is on the
+    solution's main line.  True when all were checked (``SearchAborted``
+    otherwise)."""
+    from ksolve.report.lines import TreeReader, path_text
     from ksolve.solution import strategy_tree
 
     for part in classes:
         beliefs: dict[int, tuple[BeliefState, int]] = {}
         tree = strategy_tree(prover, part, moves, beliefs)
+        reader = TreeReader(tree)
+        main = reader.main_line()
         for node, (belief, state) in beliefs.items():
             chosen = _chosen_attempt(tree, node)
             if node == 0 or chosen is None:
                 continue
-            needed = tree.nodes[node]["moves_left"]
+            needed = reader.length(node)
             others = [int(m) for m in prover.candidates(belief, state)
                       if int(m) != chosen and prover.attempt_wins(belief, int(m), needed, state)]
             if others:
                 found.append({"move_number": tree.nodes[node]["number"], "moves_left": needed,
-                              "played": _uci(chosen), "also": [_uci(m) for m in others],
-                              "line": _line_to(tree, node)})
+                              "played": move_label(belief, chosen), "also": [_label(belief, m) for m in others],
+                              "after": path_text(tree, node), "main_line": reader.owner.get(node) is main})
+    found.sort(key=lambda dual: (not dual["main_line"], dual["move_number"]))
     return True
 
 
@@ -355,9 +415,3 @@ def _chosen_attempt(tree: nx.DiGraph, node: int) -> int | None:
         if edge["kind"] == "attempt":
             return move_from_uci(edge["move"])
     return None
-
-
-def _line_to(tree: nx.DiGraph, node: int) -> str:
-    """The labels on the path from the root to ``node``."""
-    path = nx.shortest_path(tree, 0, node)
-    return " ".join(tree.edges[a, b]["label"] for a, b in zip(path, path[1:]))

@@ -115,4 +115,4 @@ def test_at_most_proves_the_stipulation_without_the_shorter_depths(tmp_path) -> 
     assert check_certificate(path, json.loads(json.dumps(certificate(problem, result)))).verified
     assert solve(problem, moves=8, shortest=False).status == NO_SOLUTION
     output = CliRunner().invoke(main, ["solve", str(path), "--moves", "12", "--at-most"])
-    assert output.exit_code == 0 and "White forces mate in at most 12" in output.output
+    assert output.exit_code == 0 and "White mates in at most 12" in output.output

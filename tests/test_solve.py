@@ -38,9 +38,9 @@ def run(*args: str):
 def test_foster_is_solved_with_the_published_key(foster_file: Path) -> None:
     result = run("solve", foster_file)
     assert result.exit_code == 0, result.output
-    assert "White forces mate in 2; key a8a4 (published key a8a4: agrees)" in result.stdout
-    assert "1.Ra8-a4!" in result.stdout
-    for mate in ("2.Qb4-d6", "2.Nb5-c7", "2.Bb6-c7", "2.Qb4-e7"):  # the four silent-branch mates
+    assert "White mates in 2. Key 1.Ra4! (the published key)" in result.stdout
+    assert "\n1.Ra4! 2.Qd6#\n" in result.stdout
+    for mate in ("2.Qd6#", "2.Nc7#", "2.Bc7#", "2.Qe7#"):  # the four silent-branch mates
         assert mate in result.stdout
 
 
@@ -54,7 +54,7 @@ def test_json_result(foster_file: Path) -> None:
 def test_no_solution_in_fewer_moves_exits_1(foster_file: Path) -> None:
     result = run("solve", foster_file, "--moves", "1")
     assert result.exit_code == 1
-    assert "No forced mate in 1 or fewer moves." in result.stdout
+    assert "No solution: White cannot force mate in 1 or fewer moves." in result.stdout
 
 
 def test_node_limit_gives_unknown_exit_3(tmp_path: Path) -> None:
@@ -63,7 +63,7 @@ def test_node_limit_gives_unknown_exit_3(tmp_path: Path) -> None:
                     .replace('"k:e2,e5,e6,h3,a6", "p?:a-file"', '"b:dark"').replace("#2", "#8"))
     result = run("solve", path, "--max-nodes", "1000")
     assert result.exit_code == 3
-    assert "Unknown: node limit 1,000 reached" in result.stdout
+    assert "Not decided: node limit 1,000 reached" in result.stdout
 
 
 def test_bad_file_is_one_line_exit_2(tmp_path: Path) -> None:

@@ -64,8 +64,19 @@ def test_refutation_names_the_black_reply_and_the_hidden_squares() -> None:
 def test_duals_are_listed_with_the_line() -> None:
     report = verify(load_problem(PROBLEMS / "foster-1996.toml"))
     assert report.duals_checked
-    dual = next(d for d in report.duals if d["played"] == "b4e7")
-    assert "a7e7" in dual["also"] and dual["line"].startswith("Ra8-a4 No")
+    # After 1.Ra4 No 1.Ra5 No 1.Ra6 No 1.Rxa7 both 2.Qe7# and 2.Re7# mate at once.
+    dual = next(d for d in report.duals if d["played"] == "Qe7")
+    assert dual["also"] == ["Re7"] and dual["moves_left"] == 1 and not dual["main_line"]
+    assert dual["after"] == "1.Ra4 No 1.Ra5 No 1.Ra6 No 1.Rxa7"
+
+
+def test_duals_count_only_moves_as_fast_as_the_solutions() -> None:
+    """Rotenberg: 5.Rc5 wins in 4 as 5.Rb5 does, but is no dual if 5.Rb5's line is
+    faster; in the main line no other move mates as fast."""
+    report = verify(load_problem(PROBLEMS / "rotenberg-1976.toml"), tries=0)
+    assert report.verdict == SOUND and report.duals_checked
+    assert not [dual for dual in report.duals if dual["main_line"]]
+    assert all(dual["moves_left"] < 8 for dual in report.duals)
 
 
 def test_published_second_key_is_reported_as_a_cook() -> None:
@@ -122,7 +133,20 @@ def test_rotenberg_try_knight_f2_is_refuted_by_the_bishop_capture() -> None:
     rotenberg = load_problem(PROBLEMS / "rotenberg-1976.toml")
     refutation = refute(Prover(rotenberg.rules), rotenberg.belief(), move_from_uci("d3f2"), 8)
     assert refutation["black_moves"] == ["Bxf2"] and refutation["size"] == 1
-    assert refutation_text(refutation) == "Knight check, then Capture at f2 (Bxf2) [1]: no win in 7"
+    assert refutation["san"] == "Nf2+" and refutation_text(refutation) == "Bxf2! (no mate in 7)"
+
+
+def test_rotenberg_tries_read_as_composers_print_them() -> None:
+    """The real try 1.Nf2+? Bxf2! comes first; the 26 moves that capture the
+    bishop where it may stand and stalemate share one line."""
+    from ksolve.report.text import render_verification_text
+
+    report = verify(load_problem(PROBLEMS / "rotenberg-1976.toml"), duals=False)
+    lines = render_verification_text(report.as_dict()).splitlines()
+    assert lines[0] == "Verdict: sound: key 1.Rg2! (#8), the published key"
+    assert lines[2] == "  1.Nf2+? Bxf2! (no mate in 7)"
+    grouped = [line for line in lines if "tries end the game at once (stalemate)" in line]
+    assert len(grouped) == 1 and grouped[0].strip().startswith("26 tries") and "1.Rxa1" in grouped[0]
 
 
 @pytest.mark.parametrize("name,keys", [

@@ -1,9 +1,10 @@
-"""The strategy tree as text, in problem composers' conventions.
+"""Solutions and verifications as text, in problemists' conventions.
 
-The key carries "!", each attempt is numbered with White's move number, the
-referee's answers and what White hears of Black's replies are indented
-under it with the size of the belief (and the hidden units' squares when
-few), down to "#".
+A solution reads as magazines print it: the key with "!", White's moves in
+SAN with ``x``, ``+`` and ``#``, the main line first and every other answer
+of the referee as a variation under it (``ksolve.report.lines``); with
+``full`` the whole tree, every answer and Black reply class with the number
+of positions White cannot tell apart there.
 
 >>> from ksolve.belief import BeliefState
 >>> from ksolve.rules import get_rules
@@ -13,8 +14,8 @@ few), down to "#".
 >>> belief = BeliefState.from_hidden("k7/8/1K6/8/8/8/8/7R w - - 0 1", [])
 >>> _ = prover.wins(belief, 1)
 >>> print(render_text(strategy_tree(prover, belief, 1)))
-1.Rh1-h8!
-  Checkmate #
+1.Rh8!
+  1.Rh8# (Checkmate)
 
 A verification (keys, tries and their refutations, duals) reads as
 composers write it, see ``render_verification_text``.
@@ -26,18 +27,21 @@ from typing import Any
 
 import networkx as nx
 
-INDENT = "  "
+from ksolve.report.lines import INDENT, TreeReader, hidden_note
+
+LEGEND = ("[n]: the positions White cannot tell apart there (with the hidden units' squares when few); "
+          "Black's moves are named when White can tell them.")
+COMPACT_LEGEND = ("Black's silent moves are not written; \"No\": the referee refused the attempt, "
+                  "with the hidden units' squares then; --full shows every answer.")
 
 
 def belief_note(data: dict) -> str:
-    """``[27]`` or ``[3: bishop b2 d2 f2]`` for a node's belief."""
-    hidden = data.get("hidden") or {}
-    listed = [f"{name} {' '.join(squares)}" for name, squares in hidden.items() if isinstance(squares, list)]
-    return f"[{data['size']}{': ' + '; '.join(listed) if listed else ''}]"
+    """``[27]`` or ``[3: B b2/d2/f2]`` for a node's belief."""
+    return f"[{data['size']}{hidden_note(data).replace(' (', ': ', 1).rstrip(')')}]"
 
 
 def render_text(tree: nx.DiGraph) -> str:
-    """The whole tree as indented lines."""
+    """The whole tree as indented lines (``--full``)."""
     lines: list[str] = []
     if tree.nodes[0]["kind"] == "start":  # several first announcements: one strategy each
         for _, child, info in tree.out_edges(0, data=True):
@@ -48,6 +52,11 @@ def render_text(tree: nx.DiGraph) -> str:
     return "\n".join(lines)
 
 
+def render_lines(tree: nx.DiGraph) -> str:
+    """The main line and its variations (the default text)."""
+    return TreeReader(tree).main_line().text()
+
+
 def _white(tree: nx.DiGraph, node: int, depth: int, lines: list[str], key: bool = False) -> None:
     for _, attempt, edge in tree.out_edges(node, data=True):
         number = tree.nodes[node]["number"]
@@ -55,7 +64,7 @@ def _white(tree: nx.DiGraph, node: int, depth: int, lines: list[str], key: bool 
         for _, child, answer in tree.out_edges(attempt, data=True):
             kind = tree.nodes[child]["kind"]
             if kind == "win":
-                lines.append(f"{INDENT * (depth + 1)}{answer['label']} #")
+                lines.append(f"{INDENT * (depth + 1)}{number}.{answer['san']} ({answer['label']})")
                 continue
             lines.append(f"{INDENT * (depth + 1)}{answer['label']} {belief_note(tree.nodes[child])}")
             if kind == "white":
@@ -67,136 +76,173 @@ def _white(tree: nx.DiGraph, node: int, depth: int, lines: list[str], key: bool 
 def _black(tree: nx.DiGraph, node: int, depth: int, lines: list[str]) -> None:
     number = tree.nodes[node]["number"]
     for _, child, reply in tree.out_edges(node, data=True):
-        lines.append(f"{INDENT * depth}{number}... {reply['label']} {belief_note(tree.nodes[child])}")
+        named = f" {reply['san']} ({reply['label']})" if reply.get("san") else f" {reply['label']}"
+        lines.append(f"{INDENT * depth}{number}...{named} {belief_note(tree.nodes[child])}")
         _white(tree, child, depth + 1, lines)
 
 
 def move_text(entry: Any, mark: str) -> str:
-    """``1.Ra2-g2!`` from a verification entry: a dict with ``label`` (or
-    ``move``), or already text."""
+    """``1.Rg2!`` from a verification entry: a dict with ``san`` (or
+    ``label``, or ``move``), or already text."""
     if not isinstance(entry, dict):
         return str(entry)
-    label = str(entry.get("label") or entry.get("move") or "?")
+    label = str(entry.get("san") or entry.get("label") or entry.get("move") or "?")
     return (label if label[:1].isdigit() else f"1.{label}") + mark
 
 
-def entry_text(entry: Any) -> str:
-    """A dual (or another verification entry) as one line.
+def dual_text(dual: dict) -> str:
+    """A dual as composers note it: where, the solution's move and the others.
 
-    >>> entry_text({"move_number": 3, "moves_left": 6, "played": "h8h5", "also": ["h8h4"],
-    ...             "line": "Ra2-g2 Silent Silent Rg2-g8 Silent Silent"})
-    '3.h8h5 (also h8h4), within 6, after Ra2-g2 Silent Silent Rg2-g8 Silent Silent'
-    >>> entry_text({"move": 2, "attempts": ["Qd6", "Qe7"]})
-    'move: 2; attempts: Qd6 Qe7'
+    >>> dual_text({"move_number": 5, "played": "Rb5", "also": ["Rc5", "Rd5"], "moves_left": 4,
+    ...            "after": "1.Rg2 2.Rg8 3.Rh8 4.Rh5", "main_line": True})
+    '1.Rg2 2.Rg8 3.Rh8 4.Rh5: 5.Rb5 (also 5.Rc5, 5.Rd5; mate in 4)'
     """
-    if isinstance(entry, dict) and "played" in entry:
-        also = entry.get("also") or []
-        text = f"{entry.get('move_number', '?')}.{entry['played']}"
-        text += f" (also {' '.join(map(str, also)) if isinstance(also, list) else also})" if also else ""
-        text += f", within {entry['moves_left']}" if entry.get("moves_left") else ""
-        return text + (f", after {entry['line']}" if entry.get("line") else "")
-    if isinstance(entry, dict):
-        return "; ".join(f"{key}: {' '.join(map(str, value)) if isinstance(value, list) else value}"
-                         for key, value in entry.items())
-    return str(entry)
+    number = dual.get("move_number", "?")
+    also = ", ".join(f"{number}.{move}" for move in dual.get("also") or [])
+    speed = f"; mate in {dual['moves_left']}" if dual.get("moves_left") else ""
+    after = f"{dual['after']}: " if dual.get("after") else ""
+    return f"{after}{number}.{dual.get('played', '?')} (also {also}{speed})"
 
 
-SEARCH_FIELDS = ("moves", "belief_size", "nodes", "seconds", "reason")
-"""Verification fields describing the search, shown on one line."""
+def try_lines(tries: list[dict]) -> list[str]:
+    """The tries as composers list them, closest first: ``1.Nf2+? Bxf2! (no
+    mate in 7)``, one line each; tries refused everywhere or ending the game
+    at once are grouped on one line per kind.
 
-
-def search_line(verification: dict) -> str:
-    """``moves 8 · belief size 30 · nodes 1234 · seconds 50.2`` (fields present only).
-
-    >>> search_line({"moves": 8, "nodes": 10, "verdict": "sound"})
-    'moves 8 · nodes 10'
+    >>> try_lines([{"san": "Nf2+", "refutation": "Bxf2! (no mate in 7)", "refuted_by": {"kind": "no win"}},
+    ...            {"san": "Rxa1", "refutation": "", "refuted_by": {"kind": "ends", "answer": "Capture at a1, stalemate"}},
+    ...            {"san": "Bxb2", "refutation": "", "refuted_by": {"kind": "ends", "answer": "Capture at b2, stalemate"}}])
+    ['1.Nf2+? Bxf2! (no mate in 7)', '2 tries end the game at once (stalemate): 1.Rxa1 1.Bxb2']
     """
-    return " · ".join(f"{name.replace('_', ' ')} {verification[name]}" for name in SEARCH_FIELDS
-                      if verification.get(name) not in (None, ""))
+    lines: list[str] = []
+    groups: dict[str, list[str]] = {}
+    for attempt in tries:
+        refuted = attempt.get("refuted_by") or {}
+        kind = refuted.get("kind")
+        if kind == "ends":
+            end = str(refuted.get("answer", "")).split(", ")[-1].lower()
+            groups.setdefault(f"end the game at once ({end})", []).append(move_text(attempt, ""))
+        elif kind == "refused":
+            groups.setdefault("are refused in every position", []).append(move_text(attempt, ""))
+        else:
+            refutation = attempt.get("refutation")
+            lines.append(move_text(attempt, "?") + (f" {refutation}" if refutation else ""))
+    for words, moves in groups.items():
+        if len(moves) == 1:
+            lines.append(f"{moves[0]}? {words.replace('end the game', 'ends the game').replace('are refused', 'is refused')}")
+        else:
+            lines.append(f"{len(moves)} tries {words}: {' '.join(moves)}")
+    return lines
 
 
 def render_verification_text(verification: dict) -> str:
-    """A verification as text: the verdict (its one-line summary when given),
-    the keys with "!", short solutions, the tries with "?" and "but" their
-    refutation, the duals and whether the published key agrees.  Fields that
-    are absent are left out.
+    """A verification as text: the verdict, the keys with "!", short
+    solutions, the tries with "?" and their refutation with "!", the duals.
+    Fields that are absent are left out.
 
     >>> print(render_verification_text({
-    ...     "verdict": "sound", "keys": [{"move": "a2g2", "label": "Ra2-g2", "moves": 8}],
-    ...     "tries": [{"move": "d3f2", "label": "Nd3-f2", "refutation": "Bxf2 (stalemate)"}],
-    ...     "tries_total": 20, "duals": [], "published_key": "a2g2", "published_key_matches": True}))
-    Verdict: sound
-    1.Ra2-g2! (mate in 8)
-    1.Nd3-f2? but Bxf2 (stalemate)
-    (1 of 20 tries shown)
+    ...     "verdict": "sound", "line": "sound: key 1.Rg2! (#8), the published key",
+    ...     "keys": [{"move": "a2g2", "san": "Rg2", "moves": 8}],
+    ...     "tries": [{"move": "d3f2", "san": "Nf2+", "refutation": "Bxf2! (no mate in 7)",
+    ...                "refuted_by": {"kind": "no win"}}],
+    ...     "tries_total": 20, "duals": [], "duals_checked": True}))
+    Verdict: sound: key 1.Rg2! (#8), the published key
+    Tries, the closest first:
+      1.Nf2+? Bxf2! (no mate in 7)
+      (1 of 20 tries shown)
     Duals: none
-    Published key a2g2: matches
     """
     lines: list[str] = []
-    if verification.get("verdict") or verification.get("line"):
-        lines.append(f"Verdict: {verification.get('line') or verification['verdict']}")
-    for key in verification.get("keys") or []:
-        moves = key.get("moves") if isinstance(key, dict) else None
-        lines.append(move_text(key, "!") + (f" (mate in {moves})" if moves else ""))
+    if verification.get("line"):
+        lines.append(f"Verdict: {verification['line']}")
+    elif verification.get("verdict"):  # no one-line verdict: the keys on their own lines
+        lines.append(f"Verdict: {verification['verdict']}")
+        lines.extend(move_text(key, "!") + (f" (mate in {key['moves']})" if isinstance(key, dict) and key.get("moves")
+                                            else "") for key in verification.get("keys") or [])
     short = verification.get("short") or []
     if short:
-        lines.append("Short solutions: " + ", ".join(move_text(key, "") for key in short))
+        lines.append("Short solutions: " + ", ".join(
+            f"{move_text(key, '!')} (mate in {key.get('moves')})" for key in short))
     tries = verification.get("tries") or []
-    for attempt in tries:
-        refutation = attempt.get("refutation") if isinstance(attempt, dict) else None
-        lines.append(move_text(attempt, "?") + (f" but {refutation}" if refutation else ""))
+    if tries:
+        lines.append("Tries, the closest first:")
+        lines.extend(INDENT + line for line in try_lines(tries))
     total = verification.get("tries_total")
     if isinstance(total, int) and total > len(tries):
-        lines.append(f"({len(tries)} of {total} tries shown)")
+        lines.append(f"{INDENT}({len(tries)} of {total} tries shown)")
     duals = verification.get("duals")
-    if duals is not None:
-        unchecked = not duals and verification.get("duals_checked") is False
-        lines.append("Duals: " + ("not checked" if unchecked else "none" if not duals else str(len(duals))))
-        lines.extend(f"{INDENT}{entry_text(dual)}" for dual in duals)
-    if verification.get("published_key"):
-        agrees = verification.get("published_key_matches")
-        word = "" if agrees is None else ": matches" if agrees else ": does not match"
-        lines.append(f"Published key {verification['published_key']}{word}")
-    if search_line(verification):
-        lines.append(f"Search: {search_line(verification)}")
+    if duals is not None and verification.get("verdict") != "unknown":
+        unchecked = not duals and not verification.get("duals_checked")
+        main = [dual for dual in duals if dual.get("main_line")]
+        lines.append("Duals: " + ("not checked" if unchecked else "none" if not duals else
+                                  f"{len(main)} in the main line, {len(duals) - len(main)} minor"))
+        lines.extend(f"{INDENT}{'main line' if dual.get('main_line') else 'minor'}: {dual_text(dual)}"
+                     for dual in duals)
     return "\n".join(lines)
 
 
-def render_solution_text(problem, solution) -> str:
-    """What ``ksolve solve`` prints: the header, the verdict and the strategy.
+def search_line(result: Any) -> str:
+    """``89,616 nodes, 24.4 s`` from a solution or verification (or its dict).
+
+    >>> search_line({"nodes": 89616, "seconds": 24.41})
+    '89,616 nodes, 24.4 s'
+    """
+    get = result.get if isinstance(result, dict) else lambda name: getattr(result, name, None)
+    return f"{get('nodes') or 0:,} nodes, {get('seconds') or 0:.1f} s"
+
+
+def render_solution_text(problem, solution, full: bool = False) -> str:
+    """What ``ksolve solve`` prints: the problem, the verdict, the solution
+    (the main line with its variations; ``full``: the whole tree).
 
     >>> from ksolve.problem import load_problem_text
     >>> from ksolve.solver import solve
-    >>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
+    >>> problem = load_problem_text('stipulation = "#2"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
     >>> print(render_solution_text(problem, solve(problem)))
-    problem: #1, rules berkeley, belief 1 positions
-    White forces mate in 1; key h1h8
-    1.Rh1-h8!
-      Checkmate #
+    problem: #2, rules berkeley, 1 position
+    White mates in 1 (the stipulation is 2). Key 1.Rh8#!
+    <BLANKLINE>
+    1.Rh8#!
     """
-    goal = "mate" if problem.goal == "mate" else "king capture"
+    goal = "mates" if problem.goal == "mate" else "captures the king"
+    size = solution.belief_size
     lines = [f"{problem.name}: {problem.stipulation}, rules {solution.rules}, "
-             f"belief {solution.belief_size} positions"]
-    key = f"; key {solution.key or 'per first announcement'}{_published(problem, solution)}"
+             f"{size:,} position{'s' if size != 1 else ''}"]
+    key = _key_text(problem, solution)
     if solution.status == "solved" and not solution.shortest:
-        lines.append(f"White forces {goal} in at most {solution.moves} (a shorter {goal} was not looked for){key}")
+        lines.append(f"White {goal} in at most {solution.moves} (a shorter solution was not looked for).{key}")
     elif solution.status == "solved":
         stipulated = f" (the stipulation is {solution.max_moves})" if solution.moves < solution.max_moves else ""
-        lines.append(f"White forces {goal} in {solution.moves}{stipulated}{key}")
+        lines.append(f"White {goal} in {solution.moves}{stipulated}.{key}")
     elif solution.status == "no solution":
-        lines.append(f"No forced {goal} in {solution.max_moves} or fewer moves.")
+        lines.append(f"No solution: White cannot force {'mate' if problem.goal == 'mate' else 'the king capture'} "
+                     f"in {solution.max_moves} or fewer moves.")
     else:
-        lines.append(f"Unknown: {solution.reason}")
+        lines.append(f"Not decided: {solution.reason}")
     if solution.status == "solved" and solution.tree is not None:
-        lines.append(render_text(solution.tree))
+        lines.append("")
+        if full:
+            lines += [render_text(solution.tree), "", LEGEND]
+        else:
+            text = render_lines(solution.tree)
+            lines.append(text)
+            if "\n" in text:
+                lines += ["", COMPACT_LEGEND]
     return "\n".join(lines)
 
 
-def _published(problem, solution) -> str:
-    if not problem.published_key or not solution.key:
+def _key_text(problem, solution) -> str:
+    if solution.status != "solved":
         return ""
-    verdict = "agrees" if problem.published_key == solution.key else "differs"
-    return f" (published key {problem.published_key}: {verdict})"
+    if not solution.key:
+        return " One strategy per first announcement."
+    reader = TreeReader(solution.tree)
+    first = reader.main_line().moves[0] if solution.tree.nodes[0]["kind"] != "start" else None
+    text = f" Key {first}" if first else ""
+    if problem.published_key:
+        text += " (the published key)" if problem.published_key == solution.key else \
+            f" (the published key {problem.published_key} differs)"
+    return text
 
 
 def render_verification_table(reports) -> str:
@@ -204,8 +250,8 @@ def render_verification_table(reports) -> str:
     lines = [f"{'problem':<28} {'stip':>4} {'rules':<12} {'verdict':<15} {'keys':<22} {'tries':>5} "
              f"{'duals':>5} {'published':<10} {'seconds':>8}"]
     for problem, report in reports:
-        keys = ",".join(key.move for key in report.keys) or "-"
-        published = ("-" if report.published_key is None else
+        keys = ",".join(key.label for key in report.keys) or "-"
+        published = ("-" if report.published_key is None else "not decided" if report.verdict == "unknown" else
                      "key" if report.published_key_matches else "not a key")
         duals = len(report.duals) if report.duals_checked else "-"
         lines.append(f"{problem.id:<28} {problem.stipulation:>4} {report.rules:<12} {report.verdict:<15} "

@@ -134,6 +134,12 @@ class RuleSet(ABC):
             return Outcome.GOES_ON
         return Outcome.WON if end == self.winning_end else Outcome.ENDED
 
+    def move_marks(self, key: np.ndarray) -> tuple[bool, bool]:
+        """Whether the move that ``key`` answers captured, and whether it gave
+        check, as the referee tells them (for ``x`` and ``+`` in SAN)."""
+        code = int(key[0])
+        return codes.capture_square(code) is not None, bool(codes.check_words(code))
+
     # --- observations ------------------------------------------------------------
     @abstractmethod
     def attempt(self, positions: np.ndarray, move: int) -> Outcomes:

@@ -216,6 +216,21 @@ def attempt_san(own: chess.Board, uci: str) -> str:
     return own.san(move).rstrip("+#")
 
 
+def played_san(attempt: str, capture: bool, check: bool, mate: bool) -> str:
+    """An attempt as it was played, in problemists' SAN: ``x`` when it
+    captured, ``+`` when it checked, ``#`` when it mated.
+
+    >>> played_san("Kf2", True, False, True), played_san("Nf2", False, True, False), played_san("exd8=Q", True, True, False)
+    ('Kxf2#', 'Nf2+', 'exd8=Q+')
+    """
+    body = attempt.rstrip("+#")
+    if capture and "x" not in body and not body.startswith("O-O"):
+        square = re.search(r"[a-h][1-8](=[NBRQ])?$", body)
+        if square:
+            body = body[:square.start()] + "x" + body[square.start():]
+    return body + ("#" if mate else "+" if check else "")
+
+
 def parse_attempt(own: chess.Board, text: str) -> str:
     """The UCI of an attempt written as ``attempt_san`` writes it (any SAN that
     python-chess reads on the own board is accepted)."""

@@ -1,0 +1,215 @@
+"""A strategy tree read as problemists print a solution: a main line and
+its variations.
+
+The main line follows, at each White turn, the strategy's move and after it
+the answer and the Black reply that last longest (ties: the larger belief).
+Every other answer or reply opens a variation, written under the line it
+leaves with what White heard there: ``1.Rg2 No (B b2/d2/f2): 1.Nf2#`` or
+``1...Bxf6 2.Nf2#``.  Black's silent moves are not written (White does not
+see them); answers on which the same move mates at once are left out (the
+full tree has them).
+
+>>> from ksolve.belief import BeliefState
+>>> from ksolve.rules import get_rules
+>>> from ksolve.search.prover import Prover
+>>> from ksolve.solution import strategy_tree
+>>> prover = Prover(get_rules("berkeley"))
+>>> belief = BeliefState.from_hidden("k7/8/1K6/8/8/8/8/7R w - - 0 1", [])
+>>> _ = prover.wins(belief, 1)
+>>> print(main_line(strategy_tree(prover, belief, 1)).text())
+1.Rh8#!
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import chess
+import networkx as nx
+
+INDENT = "  "
+
+
+@dataclass
+class Line:
+    """A line of play: ``opening`` (what White heard where it leaves its
+    parent line, "" for the main line), its moves, its variations."""
+
+    opening: str = ""
+    moves: list[str] = field(default_factory=list)
+    variations: list[Line] = field(default_factory=list)
+
+    def head(self) -> str:
+        """This line alone, e.g. ``1...Bxf6 2.Nf2#``."""
+        return " ".join(filter(None, [self.opening, *self.moves]))
+
+    def text(self, depth: int = 0) -> str:
+        """This line and its variations, one per text line, indented by depth.
+        Variations that repeat one another a move later are written once with
+        the moves where they recur: ``1...Bxf6 2.Nf2# (the same at moves 2, 3)``."""
+        lines = [INDENT * depth + self.head()]
+        shapes: dict[str, list[int]] = {}
+        for line in self.variations:
+            if not line.variations:
+                shapes.setdefault(_shape(line.head()), []).append(_first_number(line.head()))
+        written: set[str] = set()
+        for line in self.variations:
+            shape = _shape(line.head())
+            if line.variations or len(shapes[shape]) == 1:
+                lines.append(line.text(depth + 1))
+            elif shape not in written:
+                written.add(shape)
+                again = ", ".join(str(number) for number in shapes[shape][1:])
+                lines.append(f"{INDENT * (depth + 1)}{line.head()} (the same at move{'s' if ',' in again else ''} {again})")
+        return "\n".join(lines)
+
+    def count(self) -> int:
+        """Lines in all: this one and every variation below it."""
+        return 1 + sum(line.count() for line in self.variations)
+
+
+_NUMBER = re.compile(r"\b(\d+)(?=\.)")
+
+
+def _first_number(text: str) -> int:
+    match = _NUMBER.search(text)
+    return int(match.group(1)) if match else 0
+
+
+def _shape(text: str) -> str:
+    """``text`` with its move numbers counted from its first: ``1...Bxf6 2.Nf2#`` and
+    ``3...Bxf6 4.Nf2#`` have one shape."""
+    first = _first_number(text)
+    return _NUMBER.sub(lambda match: f"+{int(match.group(1)) - first}", text)
+
+
+def main_line(tree: nx.DiGraph) -> Line:
+    """The solution as a main line with its variations (several first
+    announcements: one variation each, under an empty main line)."""
+    return TreeReader(tree).main_line()
+
+
+def hidden_note(node: dict) -> str:
+    """`` (B b2/d2/f2)``: where the hidden units may stand, when few squares."""
+    listed = [f"{chess.piece_symbol(chess.PIECE_NAMES.index(name)).upper()} {'/'.join(squares)}"
+              for name, squares in (node.get("hidden") or {}).items() if isinstance(squares, list)]
+    return f" ({'; '.join(listed)})" if listed else ""
+
+
+def black_token(data: dict) -> str:
+    """Black's reply as White hears it: its SAN when White can tell it, else the referee's words."""
+    if data.get("san"):
+        return data["san"]
+    return "(silent)" if data["label"].startswith("Silent") else f"({data['label']})"
+
+
+class TreeReader:
+    """Walks a strategy tree into lines, with each node's length memoised;
+    ``owner`` maps each White node to the line it is written in."""
+
+    def __init__(self, tree: nx.DiGraph) -> None:
+        self.tree = tree
+        self.length = lru_cache(maxsize=None)(self._length)
+        self.owner: dict[int, Line] = {}
+
+    def main_line(self) -> Line:
+        """The solution's main line with its variations."""
+        tree = self.tree
+        line = Line()
+        if tree.nodes[0]["kind"] == "start":
+            for _, child, data in tree.out_edges(0, data=True):
+                variation = Line(f"{data['label']}{hidden_note(tree.nodes[child])}:")
+                self.white(child, variation, key=True)
+                line.variations.append(variation)
+        else:
+            self.white(0, line, key=True)
+        return line
+
+    def _length(self, node: int) -> int:
+        """White moves to the win from ``node``, at worst."""
+        tree, kind = self.tree, self.tree.nodes[node]["kind"]
+        if kind == "win":
+            return 0
+        lengths = []
+        for _, child, data in tree.out_edges(node, data=True):
+            played = data["kind"] == "answer" and data.get("san") is not None
+            lengths.append(self.length(child) + (1 if played else 0))
+        return max(lengths, default=0)
+
+    def _order(self, node: int) -> list[tuple[int, dict]]:
+        """The children of ``node``, longest (then largest) first; moves played before refusals."""
+        tree = self.tree
+        return sorted(((child, data) for _, child, data in tree.out_edges(node, data=True)),
+                      key=lambda cd: (cd[1].get("kind") == "answer" and cd[1].get("san") is None,
+                                      -self.length(cd[0]), -tree.nodes[cd[0]].get("size", 0)))
+
+    def white(self, node: int, line: Line, key: bool = False) -> None:
+        tree = self.tree
+        self.owner[node] = line
+        number = tree.nodes[node]["number"]
+        (_, step, edge), = tree.out_edges(node, data=True)
+        mark = "!" if key else ""
+        if edge["kind"] == "ask":
+            (main, data), *others = self._order(step)
+            for child, other in others:
+                variation = Line(f"{number}.Any? {other['label']}{hidden_note(tree.nodes[child])}:")
+                self.white(child, variation)
+                line.variations.append(variation)
+            line.moves.append(f"{number}.Any?{mark} {data['label']}")
+            self.white(main, line)
+            return
+        (main, data), *others = self._order(step)
+        for child, other in others:
+            if other["san"] is None:
+                variation = Line(f"{number}.{edge['label']} No{hidden_note(tree.nodes[child])}:")
+                self.white(child, variation)
+                line.variations.append(variation)
+            elif tree.nodes[child]["kind"] != "win":
+                variation = Line(moves=[f"{number}.{other['san']}"])
+                self.black(child, variation)
+                line.variations.append(variation)
+        if data["san"] is None:  # refused in every class the strategy meets
+            line.moves.append(f"{number}.{edge['label']}{mark} No{hidden_note(tree.nodes[main])}")
+            self.white(main, line)
+            return
+        line.moves.append(f"{number}.{data['san']}{mark}")
+        if tree.nodes[main]["kind"] == "black":
+            self.black(main, line)
+
+    def black(self, node: int, line: Line) -> None:
+        tree = self.tree
+        number = tree.nodes[node]["number"]
+        (main, data), *others = self._order(node)
+        for child, other in others:
+            variation = Line(f"{number}...{black_token(other)}")
+            self.white(child, variation)
+            line.variations.append(variation)
+        token = black_token(data)
+        if token != "(silent)":
+            line.moves.append(token if line.moves else f"{number}...{token}")
+        self.white(main, line)
+
+
+def path_text(tree: nx.DiGraph, node: int) -> str:
+    """The play from the root to ``node`` as White knows it: ``1.Rg2 2.Rg8 No``."""
+    tokens: list[str] = []
+    path = nx.shortest_path(tree, 0, node)
+    attempt = ""
+    for parent, child in zip(path, path[1:]):
+        data = tree.edges[parent, child]
+        number = tree.nodes[parent].get("number", 1)
+        if data["kind"] == "attempt":
+            attempt = data["label"]
+        elif data["kind"] == "ask":
+            tokens.append(f"{number}.Any?")
+        elif data["kind"] == "answer" and tree.nodes[parent]["kind"] == "ask":
+            tokens.append(data["label"])
+        elif data["kind"] == "answer":
+            tokens.append(f"{number}.{attempt} No" if data.get("san") is None else f"{number}.{data['san']}")
+        elif data["kind"] == "reply" and black_token(data) != "(silent)":
+            tokens.append(black_token(data))
+        elif data["kind"] != "reply":  # several first announcements
+            tokens.append(f"{data['label']}:")
+    return " ".join(tokens)
