@@ -100,10 +100,10 @@ def test_solved_solution_html() -> None:
     solution = solve(tiny())
     page = solution._repr_html_()
     assert page == solution_html(solution)
-    assert "solved" in page and "1.Rh1-h8!" in page
-    assert "solved: White mates in 1, key 1.Rh1-h8!" in page
+    assert "solved" in page and "1.Rh8!" in page
+    assert "solved: White mates in 1, key 1.Rh8!" in page
     assert "Belief: 1 position" in page
-    assert "<pre>1.Rh1-h8!\n  Checkmate #</pre>" in page
+    assert "<pre>1.Rh8!\n  1.Rh8# (Checkmate)</pre>" in page
     assert "<details>" not in page  # short: shown open
     assert "<svg" in page and "<script" not in page
 
@@ -119,7 +119,7 @@ def test_key_label_comes_from_the_tree_else_the_uci() -> None:
 def test_long_strategy_is_collapsed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(notebook, "MAX_OPEN_LINES", 1)
     page = solve(tiny())._repr_html_()
-    assert "<details><summary>Strategy (2 lines)</summary><pre>1.Rh1-h8!" in page
+    assert "<details><summary>Strategy (2 lines)</summary><pre>1.Rh8!" in page
 
 
 def test_no_solution_and_unknown_show_status_and_reason() -> None:
@@ -137,5 +137,5 @@ def test_verification_html() -> None:
     verification = verify(tiny(TINY + '[published]\nkey = "h1h8"\n'))
     page = verification._repr_html_()
     assert page == verification_html(verification)
-    assert "sound" in page and "1.Rh1-h8!" in page
-    assert page.index(verification.line()) < page.index("Verification")  # the one-line verdict on top
+    assert "<strong>Sound</strong> White mates in 1: key" in page and "1.Rh8!" in page
+    assert page.count('class="verdict') == 1 and "Verdict" not in page  # one verdict, said once

@@ -19,21 +19,23 @@ import pytest
 from ksolve.problem import load_problem, load_problem_text
 from ksolve.report.graph import flatten, to_dot, to_graphml, write_graph
 from ksolve.report.html import hidden_marks, render_html
-from ksolve.report.text import render_text, render_verification_text
+from ksolve.report.text import render_text, render_verification_text, try_lines
 from ksolve.solver import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEMS = ROOT / "problems"
 CHROMIUM = Path("/usr/bin/chromium")
 
-VERIFICATION = {
-    "verdict": "sound",
-    "keys": [{"move": "a8a4", "label": "Ra8-a4", "moves": 2}],
-    "tries": [{"move": "b4d6", "label": "Qb4-d6", "refutation": "Kxd6 <no mate>"},
-              {"move": "b6c7", "label": "Bb6-c7", "refutation": "the king on a6 & Black \"escapes\""}],
-    "duals": [],
-    "published_key": "a8a4",
-    "published_key_matches": True,
+VERIFICATION = {  # the shape of ksolve.verification's as_dict()
+    "verdict": "sound", "moves": 2,
+    "keys": [{"move": "a8a4", "label": "Ra4", "san": "Ra4", "moves": 2}],
+    "tries": [{"move": "b4d6", "label": "Qd6", "san": "Qd6", "refutation": "Kxd6! <no mate>",
+               "refuted_by": {"kind": "no win"}},
+              {"move": "b6c7", "label": "Bc7", "san": "Bc7", "refutation": "the king & Black \"escapes\"",
+               "refuted_by": {"kind": "no win"}}],
+    "tries_total": 2, "duals": [], "duals_checked": True,
+    "published_key": "a8a4", "published_label": "Ra4", "published_key_matches": True,
+    "belief_size": 25, "nodes": 1000, "seconds": 2.0,
 }
 
 
@@ -52,33 +54,43 @@ def anderson_05():
 
 
 class _Checker(HTMLParser):
-    """Well-formedness: every element closed in order (void elements aside)."""
+    """Well-formedness (every element closed in order, void elements aside), and
+    the text outside any ``<details>`` and inside closed ones, apart."""
 
     VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.stack: list[str] = []
+        self.stack: list[tuple[str, bool]] = []  # (tag, whether it or an ancestor is a closed <details>)
         self.errors: list[str] = []
         self.counts: dict[str, int] = {}
         self.text: list[str] = []
+        self.shown: list[str] = []
+        """Text shown before any click: outside every closed ``<details>`` (its summary aside)."""
 
     def handle_starttag(self, tag, attrs):
         self.counts[tag] = self.counts.get(tag, 0) + 1
         if tag not in self.VOID:
-            self.stack.append(tag)
+            hidden = bool(self.stack) and self.stack[-1][1] or tag == "svg"  # a diagram's title is no text
+            if tag == "summary" and self.stack and self.stack[-1][0] == "details":
+                hidden = len(self.stack) > 1 and self.stack[-2][1]
+            elif tag == "details":
+                hidden = hidden or "open" not in dict(attrs)
+            self.stack.append((tag, hidden))
 
     def handle_startendtag(self, tag, attrs):
         self.counts[tag] = self.counts.get(tag, 0) + 1
 
     def handle_endtag(self, tag):
-        if not self.stack or self.stack[-1] != tag:
+        if not self.stack or self.stack[-1][0] != tag:
             self.errors.append(f"</{tag}> closes {self.stack[-1:] or 'nothing'}")
         else:
             self.stack.pop()
 
     def handle_data(self, data):
         self.text.append(data)
+        if not (self.stack and self.stack[-1][1]):
+            self.shown.append(data)
 
 
 def check_html(page: str) -> _Checker:
@@ -90,23 +102,73 @@ def check_html(page: str) -> _Checker:
     return checker
 
 
+def _words(parts: list[str]) -> str:
+    return " ".join(" ".join(parts).split())
+
+
+def _key_label(tree: nx.DiGraph, root: int = 0) -> str:
+    """The strategy's first move as the tree labels it."""
+    return next(data["label"] for _, _, data in tree.out_edges(root, data=True))
+
+
 def test_html_page_is_well_formed_and_complete(foster) -> None:
     problem, result = foster
     page = render_html(problem, result, VERIFICATION)
     checker = check_html(page)
-    text = " ".join(" ".join(checker.text).split())
+    text = _words(checker.text)
     assert page.startswith("<!DOCTYPE html>")
-    white_turns = sum(1 for _, data in result.tree.nodes(data=True) if data["kind"] == "white")
-    assert checker.counts["svg"] == 1 + 1 + white_turns  # piece definitions, main diagram, one per White turn
-    assert checker.counts["details"] >= 10 and checker.counts["summary"] == checker.counts["details"] - 0
-    assert "1.Ra8-a4!" in text
+    turns = page.count('<div class="turn')
+    assert checker.counts["svg"] == 1 + 1 + turns  # piece definitions, main diagram, one per White turn drawn
+    assert f"1.{_key_label(result.tree)}!" in text
     assert "black king: a6 e2 e5 e6 h3" in text and "perhaps a black pawn: a3 a4 a5 a6 a7" in text
-    assert "Verdict: sound" in text and "but Kxd6 <no mate>" in text
-    assert 'Black "escapes"' in text and "&lt;no mate&gt;" in page
-    assert "No [13: pawn a5 a6 a7; king e2 h3 e5 a6 e6]" in text
-    assert "Checkmate #" in text
+    assert "1.Qd6? Kxd6! <no mate>" in text and 'the king & Black "escapes"' in text and "&lt;no mate&gt;" in page
+    assert "Checkmate" in text
     assert re.search(r"<(script|link|img|iframe)\b", page) is None
     assert re.search(r"(src|href)=\"(https?:)?//", page) is None  # nothing fetched from outside
+
+
+def test_html_main_line_reads_without_a_click(foster) -> None:
+    """The main line stands outside every <details>, numbered 1, 2, ... down to a mate; the
+    branches that start open are exactly the mates at once."""
+    problem, result = foster
+    page = render_html(problem, result)
+    check_html(page)
+    line = page.split('<div class="line main">')[1].split("</section>")[0]
+    shown = check_html(f"<div>{line}").shown
+    assert _words(shown).startswith(f"1.{_key_label(result.tree)}!")
+    main_turns = re.findall(r'<div class="turn main">.*?<span class="move[^"]*">(\d+)\.', line)
+    assert main_turns == [str(n) for n in range(1, len(main_turns) + 1)] and len(main_turns) >= result.moves - 1
+    assert "Checkmate" in _words(shown[-3:])  # the line ends in a mate
+    opened = line.split('<details class="branch" open>')[1:]
+    assert opened and all(part.split("</summary>")[1].startswith('<div class="leaf win">') for part in opened)
+    closed = line.split('<details class="branch">')[1:]
+    assert closed and not any(part.split("</summary>")[1].startswith('<div class="leaf win">') for part in closed)
+
+
+def test_html_has_one_result_block(foster) -> None:
+    problem, result = foster
+    page = render_html(problem, result, VERIFICATION)
+    check_html(page)
+    assert page.count('class="verdict') == 1 and page.count("<h2>Result</h2>") == 1
+    assert page.count(" nodes in ") == 1 and "Verification" not in page
+    assert f"searched {result.nodes + 1000:,} nodes in {result.seconds + 2.0:.1f} s" in page
+    assert '<p class="verdict good"><strong>Sound</strong> White mates in 2: key' in page
+    assert "sound — sound" not in page.lower()
+    alone = render_html(problem, result)
+    assert alone.count('class="verdict') == 1 and "<strong>Solved</strong> White mates in 2; key" in alone
+    assert "not verified" in alone
+
+
+def test_html_any_question_and_open_depth(anderson_05) -> None:
+    problem, result = anderson_05
+    closed = render_html(problem, result, open_depth=0)
+    opened = render_html(problem, result, open_depth=99)
+    check_html(closed)
+    assert "2.Any?" in closed and "Yes" in closed
+    tree_opened = opened.split('<section class="tree"')[1]
+    assert tree_opened.count("<details") == tree_opened.count(" open>") > 0
+    for part in closed.split('<details class="branch" open>')[1:]:  # open by default: the mates at once
+        assert part.split("</summary>")[1].startswith('<div class="leaf win">')
 
 
 def test_html_escapes_labels_and_titles(anderson_05) -> None:
@@ -125,23 +187,23 @@ def test_html_escapes_labels_and_titles(anderson_05) -> None:
     assert "A &amp; B &lt;i&gt;&quot;quoted&quot;&lt;/i&gt;" in page
 
 
-def test_html_any_question_and_open_depth(anderson_05) -> None:
-    problem, result = anderson_05
-    closed = render_html(problem, result, open_depth=0)
-    opened = render_html(problem, result, open_depth=99)
-    check_html(closed)
-    assert "2.Any?" in closed and "Yes" in closed
-    assert " open>" not in closed.split("Solution tree")[1]
-    assert opened.count("<details") == opened.count(" open>") + closed.split("Solution tree")[0].count("<details")
-
-
 def test_html_diagram_budget(foster) -> None:
     problem, result = foster
-    page = render_html(problem, result, max_diagrams=3)
+    page = render_html(problem, result, max_diagrams=1)
     check_html(page)
-    turns = sum(1 for _, kind in result.tree.nodes(data="kind") if kind == "white")
-    assert page.count('<use href="#ks-board"') == 3 and f"{turns} White turns: the first 3" in page
+    assert page.count('<use href="#ks-board"') == 1 and page.count('<div class="turn') > 1
     assert len(render_html(problem, result).encode()) < 200_000
+
+
+def test_html_css_reads_small_and_prints_whole() -> None:
+    """The rules the 400 px layout and printing rest on (the browser test checks their effect)."""
+    from ksolve.report.html import STYLE
+
+    assert ".move{white-space:nowrap" in STYLE and "@media (max-width:600px)" in STYLE
+    printing = STYLE.split("@media print")[1]
+    assert "details::details-content" in printing and "content-visibility:visible" in printing
+    assert "summary::-webkit-details-marker{display:none}" in printing and ".hint{display:none}" in printing
+    assert ".turn" in printing and "break-inside:avoid" in printing
 
 
 def test_html_tolerates_partial_verification_and_no_tree() -> None:
@@ -149,14 +211,14 @@ def test_html_tolerates_partial_verification_and_no_tree() -> None:
                                 'fen = "k7/8/2K5/8/8/8/8/7R w - - 0 1"\n')
     result = solve(problem)
     assert result.tree is None
-    for verification in ({}, {"verdict": "no solution"}, {"tries": ["1.Rh8+? Kb7"]},
-                         {"keys": ["1.Rh1-h8!"], "duals": [{"move": 2, "attempts": "a b"}], "extra": 3},
+    for verification in ({}, {"verdict": "no solution"}, {"tries": [{"san": "Rh8+", "refutation": "Kb7!"}]},
+                         {"keys": ["1.Rh8!"], "duals": [{"move_number": 2, "also": ["a", "b"]}], "extra": 3},
                          {"verdict": None, "keys": None, "tries": None, "duals": None, "published_key": None}):
         page = render_html(problem, result, verification)
         check_html(page)
         assert "No strategy tree (no solution)" in page
     page = render_html(problem, result, {"published_key": "h1h8", "published_key_matches": False})
-    assert "does not match" in page and "No hidden units" in page
+    assert "not a key" in page and "No hidden units" in page
 
 
 def test_html_of_explicit_positions_and_several_first_classes(anderson_05) -> None:
@@ -174,10 +236,29 @@ def test_html_of_explicit_positions_and_several_first_classes(anderson_05) -> No
     joined = type(result)(**{**result.__dict__, "tree": tree})
     page = render_html(load_problem(PROBLEMS / "anderson-05.toml"), joined)
     check_html(page)
-    assert page.count("1.Kc2-c1!") == 2 and "No pawn tries" in page
-    assert render_text(tree).count("1.Kc2-c1!") == 2
+    key = f"1.{_key_label(result.tree)}!"
+    assert page.split('<section class="tree"')[1].count(key) == 2 and "No pawn tries" in page
+    assert render_text(tree).count(key) == 2
     assert len(nx.read_graphml(io.BytesIO(to_graphml(tree).encode()))) == tree.number_of_nodes()
     assert _parse_dot(to_dot(tree))[0].keys() == {str(n) for n in tree}
+
+
+def test_html_cooked_problem_draws_a_tree_per_key() -> None:
+    """anderson-27 has two keys: each gets its tree (the second one is what a composer mends)."""
+    from ksolve.report import render_report
+    from ksolve.verification import verify
+
+    problem = load_problem(PROBLEMS / "anderson-27.toml")
+    result, verification = solve(problem), verify(problem, tries=3)
+    assert verification.verdict == "cooked" and len(verification.keys) == 2
+    page = render_report("html", problem, result, verification)
+    check_html(page)
+    assert 'id="solution"' in page and 'id="key-2"' in page and 'id="key-3"' not in page
+    second = page.split('id="key-2"')[1]
+    other = next(key for key in verification.keys if key.move != result.key)
+    assert f"1.{other.label}!" in second.split('<div class="turn')[1]
+    assert page.count('<a href="#solution">') == 1 and page.count('<a href="#key-2">') == 1
+    assert "<strong>Cooked</strong> 2 keys:" in page
 
 
 _QUOTED = r'"(?:[^"\\]|\\.)*"'
@@ -224,8 +305,9 @@ def test_dot_has_every_node_edge_and_attribute(foster) -> None:
             expected = str(value).lower() if isinstance(value, bool) else str(value)
             assert nodes[str(node)][name] == expected, (node, name)
     assert edges[tuple(map(str, answer))]["label"] == 'say "No" \\ then\nmate <now>'
-    assert nodes["0"]["attempt"] == "Ra8-a4" and nodes["0"]["is_key"] == "true"
-    assert "Ra8-a4!" in nodes["0"]["label"]
+    key = _key_label(tree)
+    assert nodes["0"]["attempt"] == key and nodes["0"]["is_key"] == "true"
+    assert f"{key}!" in nodes["0"]["label"]
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="needs Graphviz's dot")
@@ -246,7 +328,7 @@ def test_graphml_reads_back_with_flat_attributes(foster, tmp_path: Path) -> None
     assert back.graph["moves"] == 2 and back.graph["rules"] == "berkeley"
     root = back.nodes["0"]
     assert (root["kind"], root["size"], root["moves_left"], root["attempt"], root["is_key"]) == \
-        ("white", 25, 2, "Ra8-a4", True)
+        ("white", 25, 2, _key_label(tree), True)
     assert root["hidden"] == "pawn: a3 a4 a5 a6 a7; king: e2 h3 e5 a6 e6"
     for source, target, data in tree.edges(data=True):
         read = back.edges[str(source), str(target)]
@@ -264,45 +346,48 @@ def test_verification_text() -> None:
     text = render_verification_text(VERIFICATION)
     assert text.splitlines() == [
         "Verdict: sound",
-        "1.Ra8-a4! (mate in 2)",
-        "1.Qb4-d6? but Kxd6 <no mate>",
-        '1.Bb6-c7? but the king on a6 & Black "escapes"',
+        "1.Ra4! (mate in 2)",
+        "Tries, the closest first:",
+        "  1.Qd6? Kxd6! <no mate>",
+        '  1.Bc7? the king & Black "escapes"',
         "Duals: none",
-        "Published key a8a4: matches",
     ]
     assert render_verification_text({}) == ""
     cooked = render_verification_text({"verdict": "cooked", "keys": [{"move": "a8a4"}, "1.Qb4-b8!"],
-                                       "duals": [{"move": 2, "attempts": "Qd6 Qe7"}],
+                                       "duals": [{"move_number": 2, "played": "Qd6", "also": ["Qe7"],
+                                                  "moves_left": 1, "after": "1.Ra4", "main_line": True}],
                                        "published_key": "a8a4", "published_key_matches": False})
-    assert cooked.splitlines() == ["Verdict: cooked", "1.a8a4!", "1.Qb4-b8!", "Duals: 1",
-                                   "  move: 2; attempts: Qd6 Qe7", "Published key a8a4: does not match"]
+    assert cooked.splitlines() == ["Verdict: cooked", "1.a8a4!", "1.Qb4-b8!", "Duals: 1 in the main line, 0 minor",
+                                   "  main line: 1.Ra4: 2.Qd6 (also 2.Qe7; mate in 1)"]
 
 
 VERIFY_DICT = {  # the shape of ksolve.verification's as_dict()
-    "verdict": "cooked", "line": "cooked: keys a8a4 (#2), b4b8 (#2); published key a8a4 does not match",
-    "moves": 2, "keys": [{"move": "a8a4", "label": "Ra8-a4", "moves": 2}, {"move": "b4b8", "label": "Qb4-b8", "moves": 1}],
-    "short": [{"move": "b4b8", "label": "Qb4-b8", "moves": 1}],
-    "tries": [{"move": "a8a3", "label": "Ra8-a3", "refutation": "Silent, then Silent (Ke5 or Ke6) [2: king e5 e6]: "
-               "no win in 1", "refuted_by": {"answer": "Silent", "size": 2}}],
+    "verdict": "cooked", "line": "cooked: keys 1.Ra4! (#2), 1.Qb8! (#1); the published key 1.Ra4 is a key",
+    "moves": 2, "keys": [{"move": "a8a4", "label": "Ra4", "san": "Ra4", "moves": 2},
+                         {"move": "b4b8", "label": "Qb8", "san": "Qb8", "moves": 1}],
+    "short": [{"move": "b4b8", "label": "Qb8", "san": "Qb8", "moves": 1}],
+    "tries": [{"move": "a8a3", "label": "Ra3", "san": "Ra3", "refutation": "Ke5/Ke6! (K e5/e6; no mate in 1)",
+               "refuted_by": {"answer": "Silent", "size": 2, "kind": "no win"}}],
     "tries_total": 85, "duals": [], "duals_checked": False, "published_key": "a8a4",
-    "published_key_matches": False, "belief_size": 25, "nodes": 418, "seconds": 1.237,
+    "published_key_matches": True, "belief_size": 25, "nodes": 418, "seconds": 1.237,
 }
 
 
 def test_verification_in_the_verifiers_shape(foster) -> None:
     text = render_verification_text(VERIFY_DICT).splitlines()
     assert text == [
-        "Verdict: cooked: keys a8a4 (#2), b4b8 (#2); published key a8a4 does not match",
-        "1.Ra8-a4! (mate in 2)", "1.Qb4-b8! (mate in 1)", "Short solutions: 1.Qb4-b8",
-        "1.Ra8-a3? but Silent, then Silent (Ke5 or Ke6) [2: king e5 e6]: no win in 1",
-        "(1 of 85 tries shown)", "Duals: not checked", "Published key a8a4: does not match",
-        "Search: moves 2 · belief size 25 · nodes 418 · seconds 1.237",
+        "Verdict: cooked: keys 1.Ra4! (#2), 1.Qb8! (#1); the published key 1.Ra4 is a key",
+        "Short solutions: 1.Qb8! (mate in 1)",
+        "Tries, the closest first:",
+        "  1.Ra3? Ke5/Ke6! (K e5/e6; no mate in 1)",
+        "  (1 of 85 tries shown)", "Duals: not checked",
     ]
     problem, result = foster
     page = render_html(problem, result, VERIFY_DICT)
     check_html(page)
-    assert 'class="verdict bad"' in page and "Tries (1 of 85)" in page and "Duals: not checked" in page
-    assert "refuted_by" not in page and "Short solutions: 1.Qb4-b8" in page
+    assert 'class="verdict bad"' in page and "Tries, the closest first (1 of 85)" in page
+    assert "Duals: not checked" in page and "refuted_by" not in page and "Short solutions: 1.Qb8" in page
+    assert "<strong>Cooked</strong> 2 keys:" in page and "(mate in 1)" in page
 
 
 def test_html_with_the_verifier(foster) -> None:
@@ -311,16 +396,17 @@ def test_html_with_the_verifier(foster) -> None:
     verification = verify.verify(problem, tries=5).as_dict()
     page = render_html(problem, result, verification)
     check_html(page)
-    assert 'class="verdict good"' in page and "Verdict: sound" in page
-    block = page.split("<h2>Verification</h2>")[1].split("<h2>Result</h2>")[0]
-    assert block.count('<span class="move">1.') == len(verification["tries"]) == 5
-    assert render_verification_text(verification).startswith("Verdict: sound")
+    assert '<p class="verdict good"><strong>Sound</strong>' in page
+    block = page.split("<h2>Result</h2>")[1].split("</section>")[0]
+    tries = block.split("<summary>Tries")[1].split("</details>")[0]
+    assert tries.count("<li>") == len(try_lines(verification["tries"])) and f"(5 of {verification['tries_total']})" in tries
+    assert block.count(" nodes in ") == 1 and "Duals (" in block
 
 
 def test_render_text_unchanged(foster) -> None:
     _, result = foster
     lines = render_text(result.tree).splitlines()
-    assert lines[0] == "1.Ra8-a4!" and "  No [13: pawn a5 a6 a7; king e2 h3 e5 a6 e6]" in lines
+    assert lines[0] == "1.Ra4!" and "  No [13: P a5/a6/a7; K e2/h3/e5/a6/e6]" in lines
 
 
 def _png_facts(data: bytes) -> tuple[int, int, int]:

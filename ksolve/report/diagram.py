@@ -44,37 +44,41 @@ def _strip(svg: str, title: str) -> str:
 
 SQUARE = 45
 """A square's side in ``chess.svg`` units (the margin with coordinates is a third of it)."""
+DOT = 5.5
+"""A hidden unit's dot's radius in those units on a full diagram: clearly smaller than a man."""
+MINI_DOT = 7.5
+"""The same on a small diagram (about 150 px), where a smaller dot would vanish."""
 
 
-def dots(marks: dict[int, list[str]], margin: float) -> str:
-    """SVG circles on the marked squares: one large dot for one colour,
-    small dots in a ring for several.
+def dots(marks: dict[int, list[str]], margin: float, radius: float = DOT) -> str:
+    """SVG circles on the marked squares: one dot for one colour, smaller dots
+    in a ring for several (a man fills most of his square: a dot is a quarter of it).
 
     >>> dots({chess.A1: ["red"]}, 0)
-    '<circle cx="22.5" cy="337.5" r="9" fill="red" stroke="#fff" stroke-width="1.5" />'
+    '<circle cx="22.5" cy="337.5" r="5.5" fill="red" stroke="#fff" stroke-width="1" />'
     """
     circles = []
     for square, colors in marks.items():
         x = margin + chess.square_file(square) * SQUARE + SQUARE / 2
         y = margin + (7 - chess.square_rank(square)) * SQUARE + SQUARE / 2
         if len(colors) == 1:
-            places = [(x, y, 9)]
+            places = [(x, y, radius)]
         else:
-            places = [(x + 11 * math.sin(2 * math.pi * i / len(colors)),
-                       y - 11 * math.cos(2 * math.pi * i / len(colors)), 6) for i in range(len(colors))]
+            places = [(x + 10 * math.sin(2 * math.pi * i / len(colors)),
+                       y - 10 * math.cos(2 * math.pi * i / len(colors)), radius * 2 / 3) for i in range(len(colors))]
         for (cx, cy, r), color in zip(places, colors):
-            circles.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="{r}" fill="{color}" '
-                           'stroke="#fff" stroke-width="1.5" />')
+            circles.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="{r:g}" fill="{color}" '
+                           'stroke="#fff" stroke-width="1" />')
     return "".join(circles)
 
 
-def _with_dots(svg: str, marks: dict[int, list[str]] | None, margin: float) -> str:
+def _with_dots(svg: str, marks: dict[int, list[str]] | None, margin: float, radius: float = DOT) -> str:
     """Dots drawn over the squares, under the pieces."""
     if not marks:
         return svg
     at = _FIRST_PIECE.search(svg)
     at = at.start() if at else svg.rindex("</svg>")
-    return svg[:at] + dots(marks, margin) + svg[at:]
+    return svg[:at] + dots(marks, margin, radius) + svg[at:]
 
 
 def board(board: chess.BaseBoard, marks: dict[int, list[str]] | None = None, size: int = 360,
@@ -98,7 +102,7 @@ def mini_board(board: chess.BaseBoard, marks: dict[int, list[str]] | None = None
     body = _SQUARE.sub("", svg[len(opening):])
     title_end = body.find("</title>")
     at = title_end + len("</title>") if title_end >= 0 else 0
-    return _with_dots(opening + body[:at] + f'<use href="#{BOARD_ID}" />' + body[at:], marks, 0)
+    return _with_dots(opening + body[:at] + f'<use href="#{BOARD_ID}" />' + body[at:], marks, 0, MINI_DOT)
 
 
 def page_defs() -> str:

@@ -134,7 +134,7 @@ def _legend(problem: Problem) -> str:
 
 
 def key_label(solution: Solution) -> str | None:
-    """The key as composers write it (``1.Rh1-h8!``): the label of the strategy
+    """The key as composers write it (``1.Rh8!``): the label of the strategy
     tree's first attempt (its root's, or the one matching ``key`` below a
     ``start`` node), else the UCI move; None without a key.
 
@@ -144,7 +144,7 @@ def key_label(solution: Solution) -> str | None:
     ...                             'fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
     >>> solution = solve(problem)
     >>> key_label(solution)
-    '1.Rh1-h8!'
+    '1.Rh8!'
     >>> solution.tree = None
     >>> key_label(solution)
     '1.h1h8!'
@@ -185,7 +185,7 @@ def status_line(solution: Solution) -> str:
     >>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\n'
     ...                             'fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
     >>> status_line(solve(problem))
-    'solved: White mates in 1, key 1.Rh1-h8!'
+    'solved: White mates in 1, key 1.Rh8!'
     """
     reason = f" ({solution.reason})" if solution.reason else ""
     if solution.status == "solved":
@@ -230,7 +230,7 @@ def solution_html(solution: Solution) -> str:
     >>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\n'
     ...                             'fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
     >>> page = solution_html(solve(problem))
-    >>> "solved: White mates in 1, key 1.Rh1-h8!" in page, "<svg" in page, "  Checkmate #" in page
+    >>> "solved: White mates in 1, key 1.Rh8!" in page, "<svg" in page, "  1.Rh8# (Checkmate)" in page
     (True, True, True)
     """
     tone = "good" if solution.status == "solved" else "bad" if solution.status == "no solution" else ""
@@ -253,25 +253,24 @@ def solution_html(solution: Solution) -> str:
 
 
 def verification_html(verification: Verification) -> str:
-    """A verification as HTML: its one-line verdict (``Verification.line``) on
-    top, then the report's verdict block (keys, tries with their refutations,
-    duals, the published key; ``ksolve.report.html.render_verification``).
+    """A verification as HTML: the report's verdict block (the verdict with the
+    key or keys, tries with their refutations, duals, the published key;
+    ``ksolve.report.html.render_verification``).
 
     >>> from ksolve.problem import load_problem_text
     >>> from ksolve.verification import verify
     >>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\n'
     ...                             'fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
     >>> page = verification_html(verify(problem))
-    >>> "sound: key h1h8 (#1)" in page, "1.Rh1-h8!" in page
+    >>> "<strong>Sound</strong> White mates in 1: key" in page, "1.Rh8!" in page
     (True, True)
     """
     from ksolve.report.html import render_verification
+    from ksolve.rules import get_rules
 
-    verdict = str(verification.verdict)
-    tone = "good" if verdict == "sound" else "" if verdict == "unknown" else "bad"
+    goal = "captures the king" if verification.rules and get_rules(verification.rules).goal == "king-capture" else "mates"
     return (f'<div class="ksolve-nb ksolve-verification">{STYLE}'
-            f'<p class="{f"ks-status {tone}".strip()}">{_e(verification.line())}</p>'
-            f"{render_verification(verification.as_dict())}</div>")
+            f"{render_verification(verification.as_dict(), goal)}</div>")
 
 
 __all__ = ["problem_svg", "solution_html", "verification_html", "key_label", "status_line"]
