@@ -134,7 +134,7 @@ def parse_problem(text: str, rules: str | None = None) -> CheckProblem:
     if not match:
         raise ProblemFileError(f"stipulation: {data.get('stipulation')!r} is not '#N' or 'xkN'")
     file_rules = data.get("rules")
-    if file_rules not in RULE_SETS:
+    if not isinstance(file_rules, str) or file_rules not in RULE_SETS:
         raise ProblemFileError(f"rules: {file_rules!r} is not one of {', '.join(RULE_SETS)}")
     rules = rules or file_rules
     goal = "mate" if match.group(1) == "#" else "king-capture"
@@ -146,9 +146,13 @@ def parse_problem(text: str, rules: str | None = None) -> CheckProblem:
     fog = rules == "fog-of-war"
     if "positions" in section:
         problem.boards = explicit_positions(section["positions"], fog)
-    else:
-        units = [_unit_spec(unit) for unit in section.get("hidden", [])]
-        problem.boards = initial_positions(section.get("fen", ""), units, fog)
+        return problem
+    fen, hidden = section.get("fen", ""), section.get("hidden", [])
+    if not isinstance(fen, str):
+        raise ProblemFileError(f"position.fen: must be a string, got {fen!r}")
+    if not isinstance(hidden, list):
+        raise ProblemFileError(f"position.hidden: must be a list of units, got {hidden!r}")
+    problem.boards = initial_positions(fen, [_unit_spec(unit) for unit in hidden], fog)
     return problem
 
 
@@ -278,6 +282,8 @@ def explicit_positions(fens: Any, fog: bool = False) -> list[chess.Board]:
         raise ProblemFileError("position.positions: must be a non-empty list of FENs")
     found: dict[str, chess.Board] = {}
     for number, fen in enumerate(fens, 1):
+        if not isinstance(fen, str):
+            raise ProblemFileError(f"position.positions[{number}]: must be a FEN string, got {fen!r}")
         try:
             board = chess.Board(fen)
         except (TypeError, ValueError) as error:
