@@ -406,3 +406,45 @@ def test_solver_certificates_verify(tmp_path: Path, fen: str, hidden: list[str],
     checked = check_certificate(path, cert)
     assert checked.verified, checked.format()
     assert checked.positions == result.belief_size and not checked.notes
+
+
+# --- which problem a certificate is for ---------------------------------------------------------
+def test_a_certificate_for_another_problem_is_refused_before_any_replay(tmp_path: Path) -> None:
+    from ksolve.checker import WrongProblem, check_certificate_file
+
+    path = problem_file(tmp_path, MATE_IN_ONE)
+    cert = certificate("berkeley", 1, [[{}, {"attempt": "h1h8", "answers": [MATE]}]])
+    cert.update(problem_id="rotenberg-1976", problem_sha256="0" * 64)
+    with pytest.raises(WrongProblem, match="this certificate is for rotenberg-1976, not .*problem.toml"):
+        check_certificate(path, cert)
+    (tmp_path / "cert.json").write_text(json.dumps(cert))
+    with pytest.raises(WrongProblem, match=f"^{tmp_path / 'cert.json'}: this certificate is for rotenberg-1976"):
+        check_certificate_file(path, tmp_path / "cert.json")
+
+
+def test_the_same_problem_edited_is_checked_with_a_note_and_old_certificates_as_before(tmp_path: Path) -> None:
+    from ksolve.checker.problem import problem_digest
+
+    path = problem_file(tmp_path, MATE_IN_ONE)
+    cert = certificate("berkeley", 1, [[{}, {"attempt": "h1h8", "answers": [MATE]}]])
+    assert "problem_sha256" not in cert and check_certificate(path, cert).verified  # an old certificate
+    cert.update(problem_id="problem", problem_sha256=problem_digest(path.read_text()))
+    result = check_certificate(path, cert)
+    assert result.verified and not result.notes
+    path.write_text(path.read_text() + "# edited\n")
+    result = check_certificate(path, cert)
+    assert result.verified and result.notes == ["the problem file has changed since the certificate was written"]
+
+
+@pytest.mark.parametrize("data, reason", [
+    ("{\"problem\": \"café\"}".encode("latin-1"), "line 1, column 17: byte 0xe9 is not UTF-8"),
+    (b"\x89PNG\r\n\x1a\n", "line 2, column 1: control byte 0x1a: binary data"),
+    (b"[" * 100_000, "nested too deeply"),
+])
+def test_unreadable_certificate_files_are_named(tmp_path: Path, data: bytes, reason: str) -> None:
+    from ksolve.checker import read_certificate
+
+    (tmp_path / "cert.json").write_bytes(data)
+    with pytest.raises(CertificateError) as error:
+        read_certificate(tmp_path / "cert.json")
+    assert str(error.value).startswith(f"{tmp_path / 'cert.json'}: ") and reason in str(error.value)

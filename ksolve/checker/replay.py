@@ -138,8 +138,10 @@ def read_certificate(path: str | Path) -> dict[str, Any]:
         raise CertificateError(f"{path}: {error.strerror or error}") from None
     except json.JSONDecodeError as error:
         raise CertificateError(f"{path}: not JSON: {error}") from None
-    except (ValueError, RecursionError) as error:  # not UTF-8; JSON nested too deeply
-        raise CertificateError(f"{path}: {error or 'nested too deeply'}") from None
+    except RecursionError:
+        raise CertificateError(f"{path}: JSON nested too deeply") from None
+    except ValueError as error:  # not UTF-8 text
+        raise CertificateError(f"{path}: {error}") from None
     try:
         validate(certificate)
     except CertificateError as error:

@@ -18,8 +18,8 @@ that turn (``mate/``, ``near-miss/`` under ``out_dir``, tags ``Instance``,
 ``Ply``, ``BeliefSize``, ``Detail``), and every verdict as a row of
 ``stats.csv`` (game, ply, rules, belief size, result, detail, nodes, seconds,
 file).  Games are numbered from 1 everywhere: the PGN ``Round`` tag, the
-``game`` column, the file names (``berkeley-g0001-p004.pgn``: game 1, after
-4 White turns) and the progress rows.
+``game`` column, the file names (``berkeley-g0001-p004.pgn``: game 1 at
+ply 4) and the progress rows.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as out:
