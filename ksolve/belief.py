@@ -29,6 +29,7 @@ from numba import njit
 
 from ksolve.board.layout import COLUMN_BLACK, COLUMN_HASH, COLUMN_TURN, POSITION_WIDTH
 from ksolve.hidden import HiddenUnit, enumerate_placements, parse_hidden_unit
+from ksolve.resources import Resources
 from ksolve.rules.base import RuleSet
 from ksolve.rules.codes import ILLEGAL
 
@@ -51,18 +52,20 @@ class BeliefState:
         return cls(positions[unique])
 
     @classmethod
-    def from_hidden(cls, fen: str, hidden: list[str | HiddenUnit], fog: bool = False) -> "BeliefState":
+    def from_hidden(cls, fen: str, hidden: list[str | HiddenUnit], fog: bool = False,
+                    resources: Resources | None = None) -> "BeliefState":
         """Every legal placement of the hidden units into the visible position ``fen``
-        (``fog``: Fog of War, where a king may stand attacked).
+        (``fog``: Fog of War, where a king may stand attacked), within the
+        memory budget of ``resources`` and telling its progress.
 
-        Raises ``ValueError`` (``HiddenUnitError``) naming what is wrong.
+        Raises ``ValueError`` (``HiddenUnitError``, ``OverMemoryBudget``) naming what is wrong.
         """
         try:
             board = chess.Board(fen)
         except ValueError as error:
             raise ValueError(f"invalid FEN {fen!r}: {error}") from None
         units = [parse_hidden_unit(h) if isinstance(h, str) else h for h in hidden]
-        return cls(enumerate_placements(board, units, fog=fog))
+        return cls(enumerate_placements(board, units, fog, resources))
 
     def __len__(self) -> int:
         return self.positions.shape[0]

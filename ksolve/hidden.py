@@ -20,7 +20,6 @@ ksolve.hidden.HiddenUnitError: hidden unit 'x:e4': unknown piece 'x' (use one of
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 import chess
@@ -28,14 +27,11 @@ import numpy as np
 
 from numba import njit
 
-from ksolve.board.layout import COLUMN_BLACK, COLUMN_HASH
+from ksolve.board.layout import COLUMN_BLACK, COLUMN_HASH, POSITION_WIDTH
 from ksolve.board.tables import SQUARE_BB
 from ksolve.board.validity import is_legal_position
 from ksolve.board.zobrist import position_hash
-
-MAX_PLACEMENTS = 20_000_000
-"""The largest initial belief ksolve builds (about 3 GB of positions)."""
-
+from ksolve.resources import OverMemoryBudget, Resources
 
 class HiddenUnitError(ValueError):
     """A hidden-unit specification that cannot be read, or that no position satisfies."""
@@ -119,76 +115,215 @@ def parse_hidden_unit(spec: str) -> HiddenUnit:
     return HiddenUnit(tuple(pieces), colors.pop(), squares, optional, spec)
 
 
-def enumerate_placements(board: chess.Board, units: list[HiddenUnit],
-                         limit: int = MAX_PLACEMENTS, fog: bool = False) -> np.ndarray:
+MAX_PLACEMENTS = 1 << 62
+"""Placements are numbered in 64-bit integers."""
+PLACEMENTS_PER_CALL = 1 << 20
+"""Placements one kernel call tries: Python regains control (progress, Ctrl-C) between calls."""
+SAMPLE_SIZE = 20_000
+"""Random placements tried to estimate a large belief's size before enumerating it."""
+
+
+def enumerate_placements(board: chess.Board, units: list[HiddenUnit], fog: bool = False,
+                         resources: Resources | None = None) -> np.ndarray:
     """Every legal position made by placing ``units`` on empty allowed squares
     of ``board``: position rows, duplicates removed, sorted by hash.
 
-    Raises ``HiddenUnitError`` when the belief would be empty (naming why) or
-    larger than ``limit``.  With ``fog`` (Fog of War) a king may stand attacked.
+    Identical units are placed in increasing square order (each position is
+    made once).  The placements are tried in batches, ``resources.progress``
+    hearing of each; a belief whose size, estimated from a sample before the
+    work, or counted during it, passes ``resources``' memory budget raises
+    ``OverMemoryBudget``.  Raises ``HiddenUnitError`` when the belief would be
+    empty (naming why).  With ``fog`` (Fog of War) a king may stand attacked.
+
+    >>> rows = enumerate_placements(chess.Board("8/8/8/8/8/8/8/K6k w - - 0 1"), [parse_hidden_unit("b:c3,e3")] * 2)
+    >>> rows.shape[0]  # bishops on c3 and e3, placed once
+    1
     """
     from ksolve.board.convert import position_from_board
 
+    resources = resources or Resources()
     base = position_from_board(board, validate=False)
+    pieces, squares, counts, same = _options(board, units)
+    columns = np.array([COLUMN_BLACK * (not unit.color) for unit in units], dtype=np.int64)
+    total = int(np.prod(counts.astype(object))) if len(units) else 1
+    if total >= MAX_PLACEMENTS:
+        raise HiddenUnitError(f"the hidden units allow {total:,} placements, too many to try "
+                              f"(at most {MAX_PLACEMENTS:,})")
+    limit = resources.max_positions
+    if total > limit:
+        _refuse_if_over(_estimated_positions(base, pieces, squares, counts, same, columns, not fog, total),
+                        limit, resources)
+    # Room for the budget's positions and one call's more; the pages are used only as they are written.
+    rows = np.empty((min(total, limit + PLACEMENTS_PER_CALL), POSITION_WIDTH), dtype=np.uint64)
+    kept = 0
+    for start in range(0, total, PLACEMENTS_PER_CALL):
+        stop = min(total, start + PLACEMENTS_PER_CALL)
+        kept = place_range(base, pieces, squares, counts, same, columns, not fog, start, stop, rows, kept)
+        if resources.progress is not None:
+            resources.progress(stop, total, kept)
+        if kept > limit:
+            _refuse_if_over(kept * total // stop, limit, resources)
+    if kept == 0:
+        raise HiddenUnitError("no legal position: every placement of the hidden units puts two men "
+                              "on one square or gives an illegal position (king count, check on the "
+                              "side not to move, pawns on the first or last rank)")
+    kept = sort_unique(rows[:kept], np.argsort(rows[:kept, COLUMN_HASH]))
+    rows.resize((kept, POSITION_WIDTH), refcheck=False)  # in place: no copy of the belief
+    return rows
+
+
+def _options(board: chess.Board, units: list[HiddenUnit]
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each unit's options as ``pieces[u, k]`` (python-chess type, 0: absent)
+    and ``squares[u, k]`` (-1: absent), their ``counts[u]``, and ``same[u]``,
+    the last earlier unit identical to ``u`` (-1: none)."""
     empty = ~int(board.occupied) & chess.BB_ALL
     choices = []
     for unit in units:
-        squares = unit.squares & empty
+        allowed = unit.squares & empty
         if unit.pieces == (chess.PAWN,):
-            squares &= ~(chess.BB_RANK_1 | chess.BB_RANK_8)
-        options = [(piece, square) for piece in unit.pieces for square in chess.scan_forward(squares)]
+            allowed &= ~(chess.BB_RANK_1 | chess.BB_RANK_8)
+        options = [(piece, square) for piece in unit.pieces for square in chess.scan_forward(allowed)]
         if unit.optional:
             options.append((0, -1))
         if not options:
             raise HiddenUnitError(f"hidden unit {unit.spec!r}: none of its squares is empty on the board")
         choices.append(options)
-    total = 1
-    for options in choices:
-        total *= len(options)
-    if total > limit:
-        raise HiddenUnitError(f"the hidden units allow up to {total:,} placements, more than the "
-                              f"limit of {limit:,} positions this machine can hold")
-    table = np.array(list(itertools.product(*choices)) if choices else [[]], dtype=np.int64)
-    table = table.reshape(len(table), len(units), 2)
-    colors = np.array([COLUMN_BLACK * (not unit.color) for unit in units], dtype=np.int64)
-    rows = legal_placements(base, table, colors, not fog)
-    if rows.shape[0] == 0:
-        raise HiddenUnitError("no legal position: every placement of the hidden units puts two men "
-                              "on one square or gives an illegal position (king count, check on the "
-                              "side not to move, pawns on the first or last rank)")
-    _, unique = np.unique(rows[:, COLUMN_HASH], return_index=True)
-    return rows[unique]
+    width = max((len(options) for options in choices), default=1)
+    pieces = np.zeros((len(units), width), dtype=np.int64)
+    squares = np.full((len(units), width), -1, dtype=np.int64)
+    for u, options in enumerate(choices):
+        pieces[u, :len(options)] = [piece for piece, _ in options]
+        squares[u, :len(options)] = [square for _, square in options]
+    counts = np.array([len(options) for options in choices], dtype=np.int64)
+    same = np.array([max((v for v in range(u) if _identical(units[v], units[u])), default=-1)
+                     for u in range(len(units))], dtype=np.int64)
+    return pieces, squares, counts, same
 
+
+def _identical(a: HiddenUnit, b: HiddenUnit) -> bool:
+    return (a.pieces, a.color, a.squares, a.optional) == (b.pieces, b.color, b.squares, b.optional)
+
+
+def _estimated_positions(base, pieces, squares, counts, same, columns, check_rules, total: int) -> int:
+    """The positions ``total`` placements give, estimated from a random sample (seeded)."""
+    rng = np.random.default_rng(0)
+    sample = np.stack([rng.integers(0, count, SAMPLE_SIZE) for count in counts], axis=1)
+    legal = count_legal(base, pieces, squares, same, columns, check_rules, sample)
+    return legal * total // SAMPLE_SIZE
+
+
+def _refuse_if_over(positions: int, limit: int, resources: Resources) -> None:
+    if positions > limit:
+        raise OverMemoryBudget(positions, resources.budget)
 
 
 @njit(cache=True)
-def legal_placements(base, table, columns, check_rules):
-    """Rows of ``base`` with each placement of ``table`` applied, legal ones only.
+def sort_unique(rows, order):
+    """Sort ``rows`` in place into ``order`` and move the first of each run of
+    equal hashes to the front: returns how many there are.  (A gather
+    ``rows[order]`` would hold the belief twice.)"""
+    return _sort_unique(rows, order, np.zeros(rows.shape[0], dtype=np.bool_), np.empty(rows.shape[1], rows.dtype))
 
-    ``table[p, u] = (piece index + 1 or 0 for an absent optional unit, square)``;
-    ``columns[u]`` is the first piece column of unit ``u``'s colour.
-    """
-    n, units = table.shape[0], table.shape[1]
-    rows = np.empty((n, base.shape[0]), dtype=np.uint64)
-    kept = 0
-    for p in range(n):
-        row = rows[kept]
-        row[:] = base
-        placed = np.uint64(0)
-        for piece in range(12):
-            placed |= base[piece]
-        clash = False
-        for u in range(units):
-            piece, square = table[p, u, 0], table[p, u, 1]
-            if square < 0:
-                continue
-            if placed & SQUARE_BB[square]:
-                clash = True
-                break
-            placed |= SQUARE_BB[square]
-            row[columns[u] + piece - 1] |= SQUARE_BB[square]
-        if clash or not is_legal_position(row, check_rules):
+
+@njit(cache=True, _nrt=False)
+def _sort_unique(rows, order, done, held):
+    n, width = rows.shape
+    for start in range(n):  # follow each cycle of the permutation
+        if done[start]:
             continue
-        row[COLUMN_HASH] = position_hash(row)
-        kept += 1
-    return rows[:kept].copy()
+        for c in range(width):
+            held[c] = rows[start, c]
+        i = start
+        while True:
+            done[i] = True
+            j = order[i]
+            if j == start:
+                for c in range(width):
+                    rows[i, c] = held[c]
+                break
+            for c in range(width):
+                rows[i, c] = rows[j, c]
+            i = j
+    kept = 0
+    for i in range(n):
+        if kept == 0 or rows[i, COLUMN_HASH] != rows[kept - 1, COLUMN_HASH]:
+            for c in range(width):
+                rows[kept, c] = rows[i, c]
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def place_range(base, pieces, squares, counts, same, columns, check_rules, start, stop, out, kept):
+    """Try placements ``start`` .. ``stop`` (mixed-radix numbers, unit 0's option
+    the lowest digit), writing the legal positions into ``out`` from row
+    ``kept``; returns the new ``kept``.  ``out`` needs ``stop - start`` free rows."""
+    digits = np.empty(counts.shape[0], dtype=np.int64)
+    rest = start
+    for u in range(counts.shape[0]):
+        digits[u] = rest % counts[u]
+        rest //= counts[u]
+    return _place_range(base, pieces, squares, counts, same, columns, check_rules, stop - start, out, kept,
+                        digits, np.empty(counts.shape[0], dtype=np.int64))
+
+
+# The loops below run without numba's reference counting (``_nrt=False``):
+# there a row view such as ``out[kept]`` costs nothing.
+
+@njit(cache=True, _nrt=False)
+def _place_range(base, pieces, squares, counts, same, columns, check_rules, n, out, kept, digits, codes):
+    units = counts.shape[0]
+    for _ in range(n):
+        if _place(base, pieces, squares, same, columns, check_rules, digits, codes, out[kept]):
+            kept += 1
+        for u in range(units):  # the next placement
+            digits[u] += 1
+            if digits[u] < counts[u]:
+                break
+            digits[u] = 0
+    return kept
+
+
+@njit(cache=True)
+def count_legal(base, pieces, squares, same, columns, check_rules, sample):
+    """How many of the placements ``sample[i] = option of each unit`` are legal."""
+    return _count_legal(base, pieces, squares, same, columns, check_rules, sample, np.empty_like(base),
+                        np.empty(sample.shape[1], dtype=np.int64))
+
+
+@njit(cache=True, _nrt=False)
+def _count_legal(base, pieces, squares, same, columns, check_rules, sample, row, codes):
+    legal = 0
+    for i in range(sample.shape[0]):
+        if _place(base, pieces, squares, same, columns, check_rules, sample[i], codes, row):
+            legal += 1
+    return legal
+
+
+@njit(cache=True, _nrt=False)
+def _place(base, pieces, squares, same, columns, check_rules, digits, codes, row):
+    """Write ``base`` with the units on the options ``digits`` into ``row``, and
+    its hash; False if two men share a square, identical units are out of
+    order, or the position is illegal."""
+    for column in range(base.shape[0]):
+        row[column] = base[column]
+    placed = np.uint64(0)
+    for piece in range(12):
+        placed |= base[piece]
+    for u in range(digits.shape[0]):
+        piece, square = pieces[u, digits[u]], squares[u, digits[u]]
+        codes[u] = piece * 64 + square if square >= 0 else -1
+        twin = same[u]
+        if twin >= 0 and codes[u] <= codes[twin] and not (codes[u] == -1 and codes[twin] == -1):
+            return False
+        if square < 0:
+            continue
+        if placed & SQUARE_BB[square]:
+            return False
+        placed |= SQUARE_BB[square]
+        row[columns[u] + piece - 1] |= SQUARE_BB[square]
+    if not is_legal_position(row, check_rules):
+        return False
+    row[COLUMN_HASH] = position_hash(row)
+    return True

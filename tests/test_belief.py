@@ -105,5 +105,5 @@ def test_contradictory_units_give_an_empty_belief_error() -> None:
 
 
 def test_too_large_a_belief_is_refused() -> None:
-    with pytest.raises(HiddenUnitError, match="more than the limit"):
+    with pytest.raises(ValueError, match="over the memory budget"):
         BeliefState.from_hidden("8/8/8/8/8/8/8/K6k w - - 0 1", ["q:any", "r:any", "b:any", "n:any", "p:any"])

@@ -50,7 +50,7 @@ def test_explicit_positions() -> None:
     (('hidden = ["b:dark"]', 'hidden = ["k:e4", "k:e4"]'), "position.hidden", "is a second black king"),
     (('hidden = ["b:dark"]', 'hidden = ["Q:g2"]'), "position.hidden", "no legal position"),
     (('hidden = ["b:dark"]', 'hidden = ["q:any", "r:any", "b:any", "n:any", "p:any"]'),
-     "position.hidden", "more than the limit"),
+     "position.hidden", "over the memory budget"),
     (('key = "a2g2"', 'key = "Rg2"'), "published.key", "is not a UCI move"),
     (('title = "t"', 'titel = "t"'), "titel", "unknown field"),
     (('[published]', '[publishd]'), "publishd", "unknown field"),
