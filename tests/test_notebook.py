@@ -3,6 +3,7 @@ the hidden units' possible squares, the solution's and the verification's HTML."
 
 from __future__ import annotations
 
+import html
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from ksolve.problem import Problem, load_problem, load_problem_text
 from ksolve.report import notebook
 from ksolve.report.diagram import SQUARE
 from ksolve.report.notebook import MARK_CLASS, problem_svg, solution_html, verification_html
+from ksolve.report.text import render_text
 from ksolve.solver import Solution, solve
 
 PROBLEMS = Path(__file__).resolve().parent.parent / "problems"
@@ -103,7 +105,7 @@ def test_solved_solution_html() -> None:
     assert "solved" in page and "1.Rh8!" in page
     assert "solved: White mates in 1, key 1.Rh8!" in page
     assert "Belief: 1 position" in page
-    assert "<pre>1.Rh8!\n  1.Rh8# (Checkmate)</pre>" in page
+    assert f"<pre>{html.escape(render_text(solution.tree))}</pre>" in page  # the strategy as the text report has it
     assert "<details>" not in page  # short: shown open
     assert "<svg" in page and "<script" not in page
 
@@ -117,9 +119,11 @@ def test_key_label_comes_from_the_tree_else_the_uci() -> None:
 
 
 def test_long_strategy_is_collapsed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(notebook, "MAX_OPEN_LINES", 1)
-    page = solve(tiny())._repr_html_()
-    assert "<details><summary>Strategy (2 lines)</summary><pre>1.Rh8!" in page
+    monkeypatch.setattr(notebook, "MAX_OPEN_LINES", 0)
+    solution = solve(tiny())
+    text = render_text(solution.tree)
+    page = solution._repr_html_()
+    assert f"<details><summary>Strategy ({text.count(chr(10)) + 1} lines)</summary><pre>{html.escape(text)}" in page
 
 
 def test_no_solution_and_unknown_show_status_and_reason() -> None:

@@ -3,12 +3,15 @@ and (when Chromium is installed) the screenshot script."""
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import io
+import json
 import re
 import shutil
 import struct
 import subprocess
+import tempfile
 import zlib
 from html.parser import HTMLParser
 from pathlib import Path
@@ -422,16 +425,91 @@ def _png_facts(data: bytes) -> tuple[int, int, int]:
     return width, height, len(set(zlib.decompress(idat)))
 
 
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium")
-def test_screenshot_script(tmp_path: Path) -> None:
+LAYOUT_PROBE = """<script>
+addEventListener("load", () => {
+  const width = innerWidth, line = document.querySelector(".line.main");
+  const steps = [...line.children].filter(e => !e.matches("details"));
+  const rows = e => new Set([...e.getClientRects()].map(r => Math.round(r.top))).size;
+  const moves = [...document.querySelectorAll(".move")].filter(e => e.getClientRects().length);
+  parent.document.body.dataset.layout = JSON.stringify({
+    width, scroll: document.documentElement.scrollWidth,
+    broken: moves.filter(e => rows(e) > 1).map(e => e.textContent),
+    unseen: steps.filter(e => !e.getClientRects().length).length,
+    outside: steps.filter(e => e.getBoundingClientRect().right > width + 0.5).map(e => e.textContent.slice(0, 60)),
+    overflowing: [...document.querySelectorAll(".tree, .result, .top")].filter(e => e.scrollWidth > e.clientWidth + 1)
+      .map(e => e.className),
+    turns: line.querySelectorAll(":scope > .turn").length,
+    key: document.querySelector(".line.main .move.key").textContent});
+});
+</script>"""
+"""Measures the report's layout in the browser (a test probe: the report itself has no script)."""
+
+
+@pytest.fixture(scope="module")
+def screenshot_script():
     spec = importlib.util.spec_from_file_location("screenshot", ROOT / "docs" / "screenshot.py")
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
+    return script
+
+
+def _chromium(script, page: Path, window: tuple[int, int], *args: str) -> str:
+    """Headless Chromium's standard output for ``page`` (a fresh profile, no network services)."""
+    with tempfile.TemporaryDirectory(prefix="ksolve-test-chromium-") as profile:
+        completed = subprocess.run([str(CHROMIUM), *script.FLAGS, f"--user-data-dir={profile}",
+                                    f"--window-size={window[0]},{window[1]}", *args, page.as_uri()],
+                                   capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    return completed.stdout
+
+
+def _pdf_pages(script, page: str, path: Path) -> int:
+    path.with_suffix(".html").write_text(page, encoding="utf-8")
+    _chromium(script, path.with_suffix(".html"), (1280, 1000), f"--print-to-pdf={path}", "--no-pdf-header-footer")
+    return len(re.findall(rb"/Type\s*/Page\b(?!s)", path.read_bytes()))
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium (.ci/run installs it)")
+@pytest.mark.parametrize("width", [1280, 400])
+def test_browser_lays_the_report_out_at(width: int, foster, screenshot_script, tmp_path: Path) -> None:
+    """In Chromium at 1280 and at 400 px: a drawn page; no move broken across lines; the main
+    line all shown, inside the window; nothing wider than the window or than its box."""
+    problem, result = foster
+    page = render_html(problem, result, VERIFICATION)
+    report = tmp_path / "report.html"
+    report.write_text(page, encoding="utf-8")
+    png = screenshot_script.screenshot(report, tmp_path / "report.png", (width, 1200), str(CHROMIUM))
+    data = png.read_bytes()
+    assert _png_facts(data)[:2] == (width, 1200) and _png_facts(data)[2] > 100 and len(data) > 20_000
+    probe = tmp_path / "probe.html"
+    probe.write_text(screenshot_script.framed(page.replace("</body>", LAYOUT_PROBE + "</body>"), width, 1200),
+                     encoding="utf-8")
+    dom = _chromium(screenshot_script, probe, (width, 1200), "--dump-dom")
+    layout = json.loads(html.unescape(re.search(r'data-layout="([^"]*)"', dom).group(1)))
+    assert layout["width"] == width and layout["scroll"] <= width, layout
+    assert layout["broken"] == [] and layout["unseen"] == 0 and layout["outside"] == [], layout
+    assert layout["overflowing"] == [], layout  # as loaded, nothing needs scrolling sideways
+    assert layout["turns"] >= 1 and layout["key"] == f"1.{_key_label(result.tree)}!"
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium (.ci/run installs it)")
+def test_browser_prints_every_branch(foster, screenshot_script, tmp_path: Path) -> None:
+    """Printed, the page is as long as with every <details> opened by hand: print CSS expands them."""
+    problem, result = foster
+    page = render_html(problem, result, VERIFICATION)
+    opened = re.sub(r"<details( class=\"branch\")?>", r"<details\1 open>", page)
+    assert opened.count(" open>") > page.count(" open>")
+    printed = _pdf_pages(screenshot_script, page, tmp_path / "page.pdf")
+    assert printed == _pdf_pages(screenshot_script, opened, tmp_path / "opened.pdf") and printed > 1
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium (.ci/run installs it)")
+def test_screenshot_script(screenshot_script, tmp_path: Path) -> None:
     png, page = tmp_path / "foster.png", tmp_path / "foster.html"
-    assert script.main([str(PROBLEMS / "foster-1996.toml"), "-o", str(png), "--html", str(page),
-                        "--window", "900x1000", "--chromium", str(CHROMIUM)]) == 0
+    assert screenshot_script.main([str(PROBLEMS / "foster-1996.toml"), "-o", str(png), "--html", str(page),
+                                   "--window", "400x900", "--chromium", str(CHROMIUM)]) == 0
     check_html(page.read_text())
     data = png.read_bytes()
     width, height, values = _png_facts(data)
-    assert (width, height) == (900, 1000)
+    assert (width, height) == (400, 900)  # narrower than Chromium's windows: photographed in a frame
     assert len(data) > 20_000 and values > 100  # a drawn page, not a blank one

@@ -230,7 +230,7 @@ def solution_html(solution: Solution) -> str:
     >>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\n'
     ...                             'fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
     >>> page = solution_html(solve(problem))
-    >>> "solved: White mates in 1, key 1.Rh8!" in page, "<svg" in page, "  1.Rh8# (Checkmate)" in page
+    >>> "solved: White mates in 1, key 1.Rh8!" in page, "<svg" in page, "<pre>1.Rh8" in page
     (True, True, True)
     """
     tone = "good" if solution.status == "solved" else "bad" if solution.status == "no solution" else ""
