@@ -114,7 +114,7 @@ dl.meta dt{color:#666}dl.meta dd{margin:0;overflow-wrap:anywhere}
 .facts{color:#555;font-size:.9em;margin:.4em 0}
 .caption,.hint{color:#555;font-size:.9em}
 .move{white-space:nowrap;font-weight:600}.move.key{color:#0b5394}
-ul.plain{margin:.3em 0;padding-left:1.3em}
+ul.plain{margin:.3em 0;padding-left:1.3em}ul.plain .move{font-weight:normal}ul.tries li>.move:first-child{font-weight:600}
 pre.published{white-space:pre-wrap;background:#fafafa;padding:6px;border:1px solid #eee}
 .tree{overflow-x:auto;padding-bottom:4px}
 .turn{display:flex;gap:12px;align-items:flex-start;margin:12px 0 4px}
@@ -327,17 +327,18 @@ def render_verification(verification: dict, goal: str = "mates", anchors: dict[s
     tries = verification.get("tries") or []
     total = verification.get("tries_total")
     if tries:
-        items = "".join(f"<li>{_moves_unbroken(line)}</li>" for line in try_lines(tries))
+        lines = try_lines(tries)
+        items = "".join(f"<li>{_moves_unbroken(line)}</li>" for line in lines)
         count = f"{len(tries)} of {total}" if isinstance(total, int) and total > len(tries) else str(len(tries))
-        parts.append(f"<details{' open' if len(tries) <= 12 else ''}><summary>Tries, the closest first ({count})"
-                     f'</summary><ul class="plain">{items}</ul></details>')
+        parts.append(f"<details{' open' if len(lines) <= 12 else ''}><summary>Tries, the closest first ({count})"
+                     f'</summary><ul class="plain tries">{items}</ul></details>')
     duals = verification.get("duals")
     if duals and verdict != "unknown":
         main = sum(1 for dual in duals if dual.get("main_line"))
         items = "".join(f"<li>{'main line' if dual.get('main_line') else 'minor'}: {_moves_unbroken(dual_text(dual))}"
                         "</li>" for dual in duals)
         parts.append(f"<details{' open' if main else ''}><summary>Duals ({main} in the main line, "
-                     f'{len(duals) - main} minor)</summary><ul class="plain">{items}</ul></details>')
+                     f'{len(duals) - main} minor)</summary><ul class="plain duals">{items}</ul></details>')
     elif duals is not None and verdict != "unknown":
         parts.append(f"<p>Duals: {'none' if verification.get('duals_checked') else 'not checked'}</p>")
     if verification.get("published_key"):
