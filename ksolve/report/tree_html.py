@@ -111,9 +111,8 @@ class TreeHtml:
     def render(self) -> str:
         if not self.tree.number_of_nodes():
             return ""
-        root = self.tree.nodes[0]
-        keys = [child for child in self.tree.successors(0)] if root["kind"] == "start" else [0]
-        return f'<div class="line main">{"".join(self._line(0, 0, set(keys)))}</div>'
+        keys = set(self.tree.successors(0)) if self.tree.nodes[0]["kind"] == "start" else {0}
+        return f'<div class="line main">{"".join(self._line(0, 0, keys))}</div>'
 
     def _main(self, node: int) -> int | None:
         """The child the line goes on with: a move played rather than a refusal, then the one
@@ -124,10 +123,11 @@ class TreeHtml:
             _played(tree, node, child) or tree.edges[node, child]["kind"] != "answer",
             self.length[child], tree.nodes[child].get("size", 0)))
 
-    def _line(self, node: int | None, depth: int, keys: set[int]) -> list[str]:
-        """From ``node`` down its main line: White turns and steps flat, side branches collapsed."""
+    def _line(self, start: int, depth: int, keys: set[int]) -> list[str]:
+        """From ``start`` down its main line: White turns and steps flat, side branches
+        collapsed (``keys``: the White turns whose move is a key, marked "!")."""
         parts: list[str] = []
-        main = depth == 0
+        main, node = depth == 0, start
         while node is not None:
             data = self.tree.nodes[node]
             if data["kind"] == "white":  # the strategy's one move (or "Any?")
