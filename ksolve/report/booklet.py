@@ -38,6 +38,7 @@ table.index th,table.index td{text-align:left;padding:3px 8px;border-bottom:1px 
 table.index td.verdict-word.good{color:#1b5e20}table.index td.verdict-word.bad{color:#b71c1c}
 .index-box{overflow-x:auto}
 article.problem{margin-top:2.5em;padding-top:.5em;border-top:3px solid #ccc}
+@media (max-width:600px){table.index th,table.index td{padding:3px 4px}}
 @media print{.index-box{overflow:visible}article.problem{border-top:none}}
 """
 """The booklet's own rules (the index table, the rule between problems), after the report's."""
