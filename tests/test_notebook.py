@@ -14,7 +14,7 @@ from ksolve.problem import Problem, load_problem, load_problem_text
 from ksolve.report import notebook
 from ksolve.report.diagram import SQUARE
 from ksolve.report.notebook import MARK_CLASS, problem_svg, solution_html, verification_html
-from ksolve.report.text import render_text
+from ksolve.report.text import render_lines
 from ksolve.solver import Solution, solve
 
 PROBLEMS = Path(__file__).resolve().parent.parent / "problems"
@@ -105,7 +105,7 @@ def test_solved_solution_html() -> None:
     assert "solved" in page and "1.Rh8!" in page
     assert "solved: White mates in 1, key 1.Rh8!" in page
     assert "Belief: 1 position" in page
-    assert f"<pre>{html.escape(render_text(solution.tree))}</pre>" in page  # the strategy as the text report has it
+    assert f"<pre>{html.escape(render_lines(solution.tree))}</pre>" in page  # the solution as `ksolve solve` prints it
     assert "<details>" not in page  # short: shown open
     assert "<svg" in page and "<script" not in page
 
@@ -121,7 +121,7 @@ def test_key_label_comes_from_the_tree_else_the_uci() -> None:
 def test_long_strategy_is_collapsed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(notebook, "MAX_OPEN_LINES", 0)
     solution = solve(tiny())
-    text = render_text(solution.tree)
+    text = render_lines(solution.tree)
     page = solution._repr_html_()
     assert f"<details><summary>Strategy ({text.count(chr(10)) + 1} lines)</summary><pre>{html.escape(text)}" in page
 

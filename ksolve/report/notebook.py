@@ -5,7 +5,7 @@
 ``verification_html``.  They reuse the HTML report's pieces
 (``ksolve.report.html``, ``ksolve.report.diagram``, ``ksolve.report.text``):
 the same diagram with the hidden units' possible squares dotted, the same
-strategy text, the same verdict block.  Each output stands alone: the SVG
+solution text, the same verdict block.  Each output stands alone: the SVG
 carries the drawings of its pieces, the HTML needs no script and no page
 style (a few inline rules, scoped to its own classes).
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 MARK_CLASS = "ks-hidden"
 """The class of every marker of a possible square (one per hidden unit and square)."""
 MAX_OPEN_LINES = 40
-"""A strategy longer than this many lines starts collapsed."""
+"""A solution longer than this many lines starts collapsed."""
 DIAGRAM_SIZE = 360
 """The diagram's width and height in pixels (``problem_svg``)."""
 SOLUTION_DIAGRAM_SIZE = 280
@@ -205,13 +205,14 @@ def status_line(solution: Solution) -> str:
 
 
 def _strategy(solution: Solution) -> str:
-    """The strategy tree as text in a ``<pre>``, collapsed when long."""
-    from ksolve.report.text import render_text
+    """The solution as ``ksolve solve`` prints it (the main line and its variations) in a
+    ``<pre>``, collapsed when long."""
+    from ksolve.report.text import render_lines
 
     tree = solution.tree
     if tree is None or not tree.number_of_nodes():
         return '<p class="ks-meta">No strategy tree.</p>' if solution.status == "solved" else ""
-    text = render_text(tree)
+    text = render_lines(tree)
     lines = text.count("\n") + 1
     block = f"<pre>{_e(text)}</pre>"
     if lines > MAX_OPEN_LINES:
@@ -222,8 +223,9 @@ def _strategy(solution: Solution) -> str:
 def solution_html(solution: Solution) -> str:
     """A compact HTML fragment for a solve: the diagram (when the solution
     knows its problem), the status line, the belief's size, the search's
-    figures, and the strategy as text (collapsed beyond ``MAX_OPEN_LINES``
-    lines); for "no solution" or "unknown", the status and its reason.
+    figures, and the solution as ``ksolve solve`` prints it (collapsed
+    beyond ``MAX_OPEN_LINES`` lines); for "no solution" or "unknown", the
+    status and its reason.
 
     >>> from ksolve.problem import load_problem_text
     >>> from ksolve.solver import solve
