@@ -160,6 +160,9 @@ def test_html_has_one_result_block(foster) -> None:
     alone = render_html(problem, result)
     assert alone.count('class="verdict') == 1 and "<strong>Solved</strong> White mates in 2; key" in alone
     assert "not verified" in alone
+    stopped = render_html(problem, result, {"verdict": "unknown", "reason": "time limit <60 s>", "moves": 2,
+                                            "keys": [{"move": "a8a4", "san": "Ra4", "moves": 2}]})
+    assert '<p class="verdict"><strong>Not decided</strong> time limit &lt;60 s&gt;; keys so far: ' in stopped
 
 
 def test_html_any_question_and_open_depth(anderson_05) -> None:

@@ -313,7 +313,8 @@ def render_verification(verification: dict, goal: str = "mates", anchors: dict[s
     moves = verification.get("moves")
     listed = ", ".join(_key_item(key, anchors or {}, moves) for key in keys)
     if verdict == "unknown":
-        sentence = _e(str(verification.get("reason") or "the search stopped")) + "."
+        sentence = _e(str(verification.get("reason") or "the search stopped"))
+        sentence += f"; keys so far: {listed}" if keys else "."
     elif not keys:
         sentence = _e(f"No first move {goal} in {moves}." if moves else "No key.")
     elif verdict == "sound" and moves:
