@@ -20,7 +20,6 @@ solutions, tries with their refutations, and duals.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +27,7 @@ import networkx as nx
 
 from ksolve.analysis import Analysis
 from ksolve.belief import BeliefState
+from ksolve.compilation import work_clock
 from ksolve.problem import Problem
 from ksolve.rules.base import FRESH, Outcome, RuleSet
 from ksolve.search.pns import ProofNumberSearch
@@ -88,6 +88,8 @@ class Verification:
     reason: str = ""
     rules: str = ""
     """The rule set verified under."""
+    goal: str = "mate"
+    """``"mate"``, or ``"king-capture"`` in Fog of War."""
 
     def _repr_html_(self) -> str:
         from ksolve.report.notebook import verification_html
@@ -110,7 +112,7 @@ class Verification:
             decided = f"; keys so far {', '.join(f'1.{key.label}!' for key in self.keys)}" if self.keys else ""
             return f"not decided: {self.reason}{decided}"
         if not self.keys:
-            text = f"no solution: no first move mates in {self.moves}"
+            text = f"no solution: no first move {'captures the king' if self.goal == 'king-capture' else 'mates'} in {self.moves}"
         else:
             keys = ", ".join(f"1.{key.label}! (#{key.moves})" for key in self.keys)
             text = f"{self.verdict}: key{'s' if len(self.keys) > 1 else ''} {keys}"
@@ -144,14 +146,14 @@ def verify(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet
     """Check every first attempt of ``problem`` (``tries``: keep the best k tries)."""
     from ksolve.solver import as_analysis
 
-    started = time.perf_counter()
+    started = work_clock()  # the verification's time, without compiling kernels
     analysis = as_analysis(problem, rules, moves)
     rules, moves = analysis.rules, analysis.moves
     classes = [first.belief for first in analysis.classes]
     prover = analysis.prover(limits, progress)
     report = Verification(UNKNOWN, moves, published_key=analysis.problem.published_key,
                           published_label=_published_label(classes[0], analysis.problem.published_key),
-                          belief_size=len(analysis.belief), rules=rules.name)
+                          belief_size=len(analysis.belief), rules=rules.name, goal=rules.goal)
     try:
         firsts = _first_attempts(rules, classes)
         needed = _winning_depths(prover, classes, firsts, moves)
@@ -180,7 +182,7 @@ def verify(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet
                 report.duals_checked = find_duals(prover, classes, moves, report.duals)
             except SearchAborted as aborted:
                 report.reason = f"duals not all checked: {aborted}"
-    report.nodes, report.seconds = prover.stats.nodes, time.perf_counter() - started
+    report.nodes, report.seconds = prover.stats.nodes, work_clock() - started
     return report
 
 
@@ -301,12 +303,12 @@ def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: in
         if outcome is Outcome.ENDED:
             return _refuting(rules.describe(key), played, part, ENDS, "the game ends without a win")
         if outcome is Outcome.GOES_ON and moves == 1:
-            return _refuting(rules.describe(key), played, part, NO_WIN, f"no {rules.goal} with this move")
+            return _refuting(rules.describe(key), played, part, NO_WIN, f"no {_goal(rules)} with this move")
     for known_only in (True, False):
         for key, outcome, part in classes:
             if outcome is Outcome.REFUSED:
                 if _lost(prover, part, moves, after, known_only):
-                    return _refuting("No", None, part, NO_WIN, f"no {rules.goal} in {moves} after the refusal")
+                    return _refuting("No", None, part, NO_WIN, f"no {_goal(rules)} in {moves} after the refusal")
                 continue
             if outcome is not Outcome.GOES_ON:
                 continue
@@ -319,9 +321,14 @@ def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: in
                                      rules.describe(reply_key), black_moves(part, reply_part))
                 if _lost(prover, reply_part, moves - 1, FRESH, known_only):
                     return _refuting(rules.describe(key), played, reply_part, NO_WIN,
-                                     f"no {rules.goal} in {moves - 1}", rules.describe(reply_key),
+                                     f"no {_goal(rules)} in {moves - 1}", rules.describe(reply_key),
                                      black_moves(part, reply_part))
     raise ValueError("the attempt wins: nothing to refute")
+
+
+def _goal(rules: RuleSet) -> str:
+    """"mate" or "king capture": the goal in words."""
+    return rules.goal.replace("-", " ")
 
 
 def _lost(prover: Prover, belief: BeliefState, moves: int, state: int, known_only: bool) -> bool:

@@ -13,7 +13,8 @@ import networkx as nx
 
 
 def result_json(result, problem=None) -> dict[str, Any]:
-    """A JSON-ready dict: status, moves, key, belief size, nodes, seconds, tree."""
+    """A JSON-ready dict: status, moves, key, belief size, nodes, seconds, the
+    solution as problemists print it (``solution``) and the whole tree."""
     data: dict[str, Any] = {
         "status": result.status,
         "moves": result.moves,
@@ -32,5 +33,8 @@ def result_json(result, problem=None) -> dict[str, Any]:
     if len(result.classes) > 1:
         data["first_announcements"] = [{"announcement": label, "size": size} for label, size in result.classes]
     if result.tree is not None:
+        from ksolve.report.lines import main_line
+
+        data["solution"] = main_line(result.tree).text()
         data["tree"] = nx.node_link_data(result.tree, edges="edges")
     return data

@@ -163,7 +163,7 @@ class TreeReader:
         (main, data), *others = self._order(step)
         for child, other in others:
             if other["san"] is None:
-                variation = Line(f"{number}.{edge['label']} No{hidden_note(tree.nodes[child])}:")
+                variation = Line(f"{number}.{edge['label']} {other['label']}{hidden_note(tree.nodes[child])}:")
                 self.white(child, variation)
                 line.variations.append(variation)
             elif tree.nodes[child]["kind"] != "win":
@@ -171,7 +171,7 @@ class TreeReader:
                 self.black(child, variation)
                 line.variations.append(variation)
         if data["san"] is None:  # refused in every class the strategy meets
-            line.moves.append(f"{number}.{edge['label']}{mark} No{hidden_note(tree.nodes[main])}")
+            line.moves.append(f"{number}.{edge['label']}{mark} {data['label']}{hidden_note(tree.nodes[main])}")
             self.white(main, line)
             return
         line.moves.append(f"{number}.{data['san']}{mark}")
@@ -207,7 +207,7 @@ def path_text(tree: nx.DiGraph, node: int) -> str:
         elif data["kind"] == "answer" and tree.nodes[parent]["kind"] == "ask":
             tokens.append(data["label"])
         elif data["kind"] == "answer":
-            tokens.append(f"{number}.{attempt} No" if data.get("san") is None else f"{number}.{data['san']}")
+            tokens.append(f"{number}.{attempt} {data['label']}" if data.get("san") is None else f"{number}.{data['san']}")
         elif data["kind"] == "reply" and black_token(data) != "(silent)":
             tokens.append(black_token(data))
         elif data["kind"] != "reply":  # several first announcements

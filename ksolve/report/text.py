@@ -14,8 +14,7 @@ of positions White cannot tell apart there.
 >>> belief = BeliefState.from_hidden("k7/8/1K6/8/8/8/8/7R w - - 0 1", [])
 >>> _ = prover.wins(belief, 1)
 >>> print(render_text(strategy_tree(prover, belief, 1)))
-1.Rh8!
-  1.Rh8# (Checkmate)
+1.Rh8#! (Checkmate)
 
 A verification (keys, tries and their refutations, duals) reads as
 composers write it, see ``render_verification_text``.
@@ -60,8 +59,13 @@ def render_lines(tree: nx.DiGraph) -> str:
 def _white(tree: nx.DiGraph, node: int, depth: int, lines: list[str], key: bool = False) -> None:
     for _, attempt, edge in tree.out_edges(node, data=True):
         number = tree.nodes[node]["number"]
+        answers = list(tree.out_edges(attempt, data=True))
+        if len(answers) == 1 and tree.nodes[answers[0][1]]["kind"] == "win":  # mate wherever it is played
+            answer = answers[0][2]
+            lines.append(f"{INDENT * depth}{number}.{answer['san']}{'!' if key else ''} ({answer['label']})")
+            continue
         lines.append(f"{INDENT * depth}{number}.{edge['label']}{'!' if key else ''}")
-        for _, child, answer in tree.out_edges(attempt, data=True):
+        for _, child, answer in answers:
             kind = tree.nodes[child]["kind"]
             if kind == "win":
                 lines.append(f"{INDENT * (depth + 1)}{number}.{answer['san']} ({answer['label']})")
@@ -254,7 +258,8 @@ def render_verification_table(reports) -> str:
         published = ("-" if report.published_key is None else "not decided" if report.verdict == "unknown" else
                      "key" if report.published_key_matches else "not a key")
         duals = len(report.duals) if report.duals_checked else "-"
-        lines.append(f"{problem.id:<28} {problem.stipulation:>4} {report.rules:<12} {report.verdict:<15} "
+        verdict = "not decided" if report.verdict == "unknown" else report.verdict
+        lines.append(f"{problem.id:<28} {problem.stipulation:>4} {report.rules:<12} {verdict:<15} "
                      f"{keys:<22} {report.tries_total:>5} {duals:>5} {published:<10} {report.seconds:>8.1f}")
     return "\n".join(lines)
 
