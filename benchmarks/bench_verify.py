@@ -43,16 +43,19 @@ def table(rows: dict[str, dict]) -> str:
     lines = ["| problem | stip. | rules | verdict | keys | tries | duals | published key | seconds |",
              "|---|---|---|---|---|---|---|---|---|"]
     for name, row in rows.items():
-        keys = ", ".join(f"{k['move']}" + (f" (#{k['moves']})" if k.get("moves") != row["moves"] else "")
+        keys = ", ".join(f"1.{k['label']}!" + (f" (#{k['moves']})" if k.get("moves") != row["moves"] else "")
                          for k in row["keys"]) or "-"
         duals = str(len(row["duals"])) if row["duals_checked"] else "-"
-        published = row["published_key"] or "-"
+        published = f"1.{row.get('published_label') or row['published_key']}" if row["published_key"] else "-"
         if row["published_key"] and row["verdict"] != "unknown":
             question_first = [k["move"] for k in row["keys"]] == ["any"]
             published += (" (a key)" if row["published_key_matches"] else
                           " (the key is the question Any?)" if question_first else " (not a key)")
+        elif row["published_key"]:
+            published += " (not decided)"
         tries = str(row["tries_total"]) if row["verdict"] != "unknown" else "-"
-        lines.append(f"| {name} | {row['stipulation']} | {row['rules']} | {row['verdict']} | {keys} | {tries} | "
+        verdict = "not decided" if row["verdict"] == "unknown" else row["verdict"]
+        lines.append(f"| {name} | {row['stipulation']} | {row['rules']} | {verdict} | {keys} | {tries} | "
                      f"{duals} | {published} | {row['seconds']:.1f} |")
     return "\n".join(lines)
 
