@@ -57,6 +57,7 @@ class Analysis:
             raise ProblemError(problem.source, "rules",
                                f"{self.rules.name} is won by {_GOAL_WORDS[self.rules.goal]}, but the stipulation "
                                f"{problem.stipulation} asks for {_GOAL_WORDS[problem.goal]}")
+        _refuse_reachable_draw(self)
 
     @cached_property
     def belief(self) -> BeliefState:
@@ -79,6 +80,24 @@ class Analysis:
         prover = Prover(self.rules, limits, progress, run)
         prover.fit_bounds(self.belief)
         return prover
+
+
+def _refuse_reachable_draw(analysis: Analysis) -> None:
+    """Refuse a problem whose move-limit draw the search could reach.
+
+    A belief merges positions that differ only in the halfmove clock (the
+    hash, and so the belief's digest, leaves it out).  That is exact as long as
+    no clock can reach the rule set's move limit within the stipulated moves,
+    the search's horizon: then the clock never changes an outcome.  Within
+    reach (Fog of War's 50-move rule after a long history, say) a merged clock
+    could turn a draw into a win, so the problem is refused with the reason."""
+    clock, plies, limit = analysis.belief.halfmove_clock, 2 * analysis.moves, analysis.rules.move_limit
+    if clock + plies >= limit:
+        raise ProblemError(analysis.problem.source, "position",
+                           f"the {limit // 2}-move draw is within reach (halfmove clock {clock}, {analysis.moves} "
+                           f"moves, the draw at {limit}): ksolve's beliefs merge positions that differ only in the "
+                           "halfmove clock, which could decide this wrongly; give a halfmove clock below "
+                           f"{limit - plies} in the FEN")
 
 
 def _rule_set(problem: Problem, rules: RuleSet | str | None) -> RuleSet:

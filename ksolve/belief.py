@@ -27,7 +27,7 @@ import chess
 import numpy as np
 from numba import njit
 
-from ksolve.board.layout import COLUMN_BLACK, COLUMN_HASH, COLUMN_TURN, POSITION_WIDTH
+from ksolve.board.layout import COLUMN_BLACK, COLUMN_HALFMOVE, COLUMN_HASH, COLUMN_TURN, POSITION_WIDTH
 from ksolve.hidden import HiddenUnit, enumerate_placements, parse_hidden_unit
 from ksolve.resources import Resources
 from ksolve.rules.base import RuleSet
@@ -74,6 +74,12 @@ class BeliefState:
     def side_to_move(self) -> str:
         """``"White"`` or ``"Black"``: who is to move in the members."""
         return "White" if int(self.positions[0, COLUMN_TURN]) == 0 else "Black"
+
+    @property
+    def halfmove_clock(self) -> int:
+        """The largest halfmove clock of the members.  (Members that differ only
+        in the clock are one member: the hash leaves the clock out.)"""
+        return int(self.positions[:, COLUMN_HALFMOVE].max()) if len(self) else 0
 
     @property
     def hashes(self) -> np.ndarray:

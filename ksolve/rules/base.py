@@ -98,6 +98,8 @@ class RuleSet(ABC):
     kriegspiel_games: bool = False
     """Whether games under this rule set are Kriegspiel games (a referee, PGN
     with announcements in comments, the game-level tools)."""
+    move_limit: int = 2000
+    """The halfmove clock at which the game is drawn (Fog of War: the 50-move rule)."""
 
     # --- the kernels' view ---------------------------------------------------
     @property

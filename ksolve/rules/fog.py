@@ -148,6 +148,7 @@ class FogOfWarRules(RuleSet):
     name: str = "fog-of-war"
     title: str = "Fog of War (dark chess)"
     fog: bool = True
+    move_limit: int = FIFTY_MOVE_HALFMOVES
 
     def attempt(self, positions: np.ndarray, move: int) -> Outcomes:
         keys, children = fog_attempt(positions, move)
