@@ -5,7 +5,7 @@ stays fast): ``load_problem``, ``load_problem_text``, ``solve``, ``verify``,
 ``certificate``, ``check``, ``rule_set``, the game functions
 ``read_game``, ``game_belief``, ``game_problem``, and ``position_belief``,
 ``referee_answers``, ``perft``; the types ``Problem``, ``Analysis`` (one
-session per problem), ``Solution``, ``Verification``, ``Limits``,
+session per problem), ``Solution``, ``Verification``, ``Limits``, ``Resources``,
 ``InputError``, ``ProblemError``.
 
 >>> import ksolve
@@ -20,8 +20,8 @@ from typing import Any
 __version__ = "0.1.0"
 
 _API = {name: "ksolve.api" for name in (
-    "InputError", "Limits", "PerftResult", "Problem", "ProblemError", "certificate", "check", "game_belief",
-    "game_problem", "load_problem", "load_problem_text", "perft", "position_belief", "read_game",
+    "InputError", "Limits", "PerftResult", "Problem", "ProblemError", "Resources", "certificate", "check",
+    "game_belief", "game_problem", "load_problem", "load_problem_text", "perft", "position_belief", "read_game",
     "referee_answers", "rule_set", "solve", "verify")}
 _API.update(Analysis="ksolve.analysis", Solution="ksolve.solver", Verification="ksolve.verification")
 """Each public name and the module that defines it (imported on first use)."""

@@ -20,10 +20,11 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ksolve.errors import InputError
 from ksolve.problem import Problem, ProblemError, load_problem_text
+from ksolve.resources import Resources
 from ksolve.search.run import Limits, Progress
 
 if TYPE_CHECKING:
@@ -35,17 +36,19 @@ if TYPE_CHECKING:
     from ksolve.solver import Solution
     from ksolve.verification import Verification
 
-__all__ = ["InputError", "Limits", "PerftResult", "Problem", "ProblemError", "certificate", "check",
+__all__ = ["InputError", "Limits", "PerftResult", "Problem", "ProblemError", "Resources", "certificate", "check",
            "game_belief", "game_problem", "load_problem", "load_problem_text", "perft", "position_belief",
            "read_game", "referee_answers", "rule_set", "solve", "verify"]
 
 
 # --- problems -------------------------------------------------------------------------
 def load_problem(path: str | Path, *, ply: int | None = None, moves: int | None = None,
-                 max_positions: int | None = None) -> Problem:
+                 max_positions: int | None = None, resources: Resources | None = None) -> Problem:
     """A problem file (``.toml``), or the problem at the end of a Kriegspiel game
     (``.pgn``: "White mates within ``ply`` plies", or ``moves`` moves, from his
     belief estimated from the history, at most ``max_positions`` positions).
+    ``resources``: the memory budget of a problem file's belief (default: half of
+    the machine's memory) and a callback hearing of its enumeration.
 
     >>> load_problem("problems/rotenberg-1976.toml").stipulation
     '#8'
@@ -56,7 +59,7 @@ def load_problem(path: str | Path, *, ply: int | None = None, moves: int | None 
             raise InputError("--ply: only for a game (.pgn); a problem file has its stipulation")
         from ksolve.problem import load_problem as load_problem_file
 
-        return load_problem_file(path)
+        return load_problem_file(path, resources)
     if ply is None and moves is None:
         raise InputError(f"{path}: a game needs the depth: --ply D or --moves N")
     if ply is not None and moves is not None:
@@ -113,17 +116,15 @@ def check(problem: Problem | str | Path, certificate: dict[str, Any] | str | Pat
 
     ``problem``: a problem file's path, or a ``Problem`` read from TOML;
     ``certificate``: the certificate's JSON object or its file."""
-    from ksolve.checker import check_certificate, check_certificate_file
+    from ksolve.checker import check_certificate, check_certificate_file, read_certificate
     from ksolve.checker.replay import check_certificate_text
 
     if isinstance(problem, Problem):
         if not problem.text:
             raise InputError(f"{problem.source}: only a problem read from TOML can be checked")
         if not isinstance(certificate, dict):
-            import json
-
-            certificate = json.loads(Path(certificate).read_text(encoding="utf-8"))
-        return check_certificate_text(problem.text, certificate)
+            certificate = read_certificate(certificate)
+        return check_certificate_text(problem.text, certificate, problem.source)
     if isinstance(certificate, dict):
         return check_certificate(problem, certificate)
     return check_certificate_file(problem, certificate)
@@ -155,12 +156,29 @@ def game_problem(game: "Game", *, ply: int | None = None, moves: int | None = No
         return problem_of_game(game, ply, moves, max_positions, source=source)
 
 
-def position_belief(fen: str, hidden: list[str], rules: "RuleSet") -> "BeliefState":
-    """Every legal placement of the ``hidden`` units (``b:dark``, ``k:e2,e5``...) into ``fen``."""
+def position_belief(fen: str, hidden: list[str], rules: "RuleSet", resources: Resources | None = None
+                    ) -> "BeliefState":
+    """Every legal placement of the ``hidden`` units (``b:dark``, ``k:e2,e5``...) into ``fen``
+    (within the memory budget of ``resources``)."""
+    import chess
+
     from ksolve.belief import BeliefState
+    from ksolve.hidden import HiddenUnitError, parse_hidden_unit
+    from ksolve.legality import position_error
 
     try:
-        return BeliefState.from_hidden(fen, hidden, fog=rules.fog)
+        units = [parse_hidden_unit(spec) for spec in hidden]
+    except HiddenUnitError as error:
+        raise InputError(f"--hidden: {error}") from None
+    try:
+        board = chess.Board(fen)
+    except ValueError as error:
+        raise InputError(f"--fen: invalid FEN {fen!r}: {error}") from None
+    reason = position_error(board, units, fog=rules.fog) if board.turn == chess.WHITE else None
+    if reason:
+        raise InputError(f"--fen: {reason}")
+    try:
+        return BeliefState.from_hidden(fen, units, rules.fog, resources)
     except ValueError as error:
         raise InputError(f"--hidden/--fen: {error}") from None
 
@@ -202,26 +220,40 @@ class PerftResult:
     divided: list[tuple[str, int]]
 
 
-def perft(fen: str, depth: int, *, fog: bool = False, bulk: bool = False, divide: bool = False) -> PerftResult:
+def perft(fen: str, depth: int, *, fog: bool = False, bulk: bool = False, divide: bool = False,
+          progress: "Callable[[int], None] | None" = None) -> PerftResult:
     """Count the leaves of the move tree ``depth`` plies deep (the engine's self-test).
+
+    The count goes in parts (``ksolve.board.perft_parts``): ``progress`` is
+    called with the leaves counted so far after each, and Ctrl-C is honoured.
 
     >>> perft("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 2).total
     400
     """
     import numpy as np
 
-    from ksolve.board import PositionError, expand, move_to_uci, position_from_fen
-    from ksolve.board import perft as count_leaves
+    from ksolve.board import PositionError, expand, move_to_uci, perft_parts, position_from_fen
 
     try:
         position = position_from_fen(fen, fog=fog)
     except PositionError as error:
         raise InputError(f"--fen: {error}") from None
+    counted = 0
+
+    def count_leaves(row: "np.ndarray", plies: int) -> int:
+        nonlocal counted
+        leaves = 0
+        for part in perft_parts(row, plies, fog, bulk):
+            leaves += part
+            counted += part
+            if progress is not None:
+                progress(counted)
+        return leaves
+
     if not divide or depth == 0:
-        return PerftResult(int(count_leaves(position, depth, fog, bulk)), [])
+        return PerftResult(count_leaves(position, depth), [])
     children, _, moves = expand(position[np.newaxis, :], fog)
-    divided = sorted((move_to_uci(move), int(count_leaves(child, depth - 1, fog, bulk)))
-                     for child, move in zip(children, moves))
+    divided = sorted((move_to_uci(move), count_leaves(child, depth - 1)) for child, move in zip(children, moves))
     return PerftResult(sum(count for _, count in divided), divided)
 
 

@@ -2,25 +2,52 @@
 library and print.  Heavy modules (numba kernels) are imported inside the
 commands so that ``ksolve --help`` starts fast.
 
-Exit codes: 0 success, 2 bad input (one ``ksolve: error:`` line on stderr).
+Exit codes: 0 success, 2 bad input (one ``ksolve: error:`` line on stderr),
+130 interrupted (Ctrl-C: one ``ksolve: interrupted:`` line saying what was
+established so far, e.g. ``no mate in 5 or fewer; depth 6 interrupted``).
 """
 
 from __future__ import annotations
 
 import sys
-import time
 from contextlib import contextmanager
-from typing import Iterator, NoReturn
+from typing import Callable, Iterator, NoReturn
 
 import click
 
 EXIT_SOLVED, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (128 + SIGINT, as shells report it)."""
+DEFAULT_TIMEOUT = 600.0
+"""Seconds after which solve, verify and report give up (status unknown); ``--timeout 0``: no limit."""
+_ESTABLISHED = "ksolve.established"
+"""``ctx.meta`` key of a callable saying what a command has established so far."""
 
 
 def fail(message: str) -> NoReturn:
     """Print one clear error line and exit with the bad-input code."""
     click.echo(f"ksolve: error: {message}", err=True)
     sys.exit(EXIT_BAD_INPUT)
+
+
+def check_writable(path: str, option: str, folder: bool = False) -> None:
+    """Fail at once, before any long work, unless ``path`` can be written: a
+    file, or with ``folder`` a folder (made with its parents if missing)."""
+    import os
+    from pathlib import Path
+
+    target = Path(path)
+    if target.exists() and target.is_dir() != folder:
+        fail(f"{option}: {path} is a {'file' if folder else 'folder'}, not a {'folder' if folder else 'file'}")
+    existing = target if target.exists() else target.parent
+    while folder and not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.exists():
+        fail(f"{option}: cannot write {path}: no such folder {existing}")
+    if not existing.is_dir() and existing != target:
+        fail(f"{option}: cannot write {path}: {existing} is a file, not a folder")
+    if not os.access(existing, os.W_OK):
+        fail(f"{option}: cannot write {path}: permission denied")
 
 
 def write_output(path: str, text: str, option: str = "-o") -> None:
@@ -43,7 +70,79 @@ def input_errors() -> Iterator[None]:
         fail(str(error))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """The command group: Ctrl-C in any command ends with one ``ksolve:
+    interrupted:`` line saying what was established (exit 130), not click's
+    ``Aborted!`` (exit 1, which means "no solution")."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            established = ctx.meta.get(_ESTABLISHED)
+            click.echo(f"ksolve: interrupted{': ' + established() if established else ''}", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as error:  # a subcommand's options and arguments
+            fail(usage_line(error))
+
+    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as error:  # the group's own options
+            fail(usage_line(error))
+
+
+def usage_line(error: click.UsageError) -> str:
+    """click's usage error as the one line ``<option>: <reason>``, not its four
+    lines of usage and hint.
+
+    >>> usage_line(click.BadParameter("-1.0 is not in the range x>=0.", param=click.Option(["--timeout"])))
+    '--timeout: -1.0 is not in the range x>=0'
+    """
+    def reason(message: str) -> str:
+        return (message[:1].lower() + message[1:]).rstrip(".")
+
+    if isinstance(error, click.NoSuchOption):
+        hint = f" (did you mean {', '.join(sorted(error.possibilities))}?)" if error.possibilities else ""
+        return f"{error.option_name}: no such option{hint}"
+    param = getattr(error, "param", None)
+    if param is not None:
+        name = param.opts[0] if isinstance(param, click.Option) else param.human_readable_name
+        return f"{name}: {'missing' if isinstance(error, click.MissingParameter) else reason(error.message)}"
+    return f"{error.ctx.command_path if error.ctx else 'ksolve'}: {reason(error.message)}"
+
+
+def say_when_interrupted(established: Callable[[], str]) -> None:
+    """Let Ctrl-C say ``established()`` (a callable: what is known so far)."""
+    click.get_current_context().meta[_ESTABLISHED] = established
+
+
+_MAX_MEMORY = "ksolve.max_memory"
+"""``ctx.meta`` key of the ``--max-memory`` budget in bytes."""
+
+
+def _read_max_memory(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """Keep ``--max-memory`` in bytes for ``_resources``, or fail with one line."""
+    if value is not None:
+        from ksolve.resources import parse_memory
+
+        try:
+            ctx.meta[_MAX_MEMORY] = parse_memory(value)
+        except ValueError as error:
+            fail(f"--max-memory: {error}")
+
+
+max_memory_option = click.option(
+    "--max-memory", metavar="SIZE", expose_value=False, callback=_read_max_memory,
+    help="Memory budget of the belief, e.g. 4G (default: half of this machine's memory).")
+"""The ``--max-memory`` option of the commands that build a belief (read by ``_resources``)."""
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ksolve")
 def main() -> None:
     """ksolve: a Kriegspiel problem solver and composer's tool."""
@@ -57,17 +156,24 @@ def main() -> None:
 @click.option("--fog", is_flag=True, help="Fog-of-War moves (king capture, no check rules).")
 @click.option("--bulk", is_flag=True, help="Count the last ply without making its moves.")
 def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
-    """Count the leaf nodes of the move tree (the engine self-test)."""
+    """Count the leaf nodes of the move tree (the engine self-test).  Ctrl-C
+    stops the count and says the leaves counted so far (exit 130)."""
     import ksolve
+    from ksolve.compilation import work_clock
 
-    start = time.perf_counter()
+    say_when_compiling()
+    start = work_clock()
+    counted = [0]
+    say_when_interrupted(lambda: f"{counted[0]:,} leaves counted in {work_clock() - start:.1f} s "
+                                 "(the count is not complete)")
     with input_errors():
-        result = ksolve.perft(fen, depth, fog=fog, bulk=bulk, divide=divide)
+        result = ksolve.perft(fen, depth, fog=fog, bulk=bulk, divide=divide,
+                              progress=lambda leaves: counted.__setitem__(0, leaves))
     for move, count in result.divided:
         click.echo(f"{move}: {count}")
     if result.divided:
         click.echo("")
-    elapsed = time.perf_counter() - start
+    elapsed = work_clock() - start
     click.echo(f"Nodes: {result.total}")
     click.echo(f"Time: {elapsed:.3f} s ({result.total / max(elapsed, 1e-9):,.0f} nodes/s)", err=True)
 
@@ -79,7 +185,8 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
 @click.option("--max-positions", type=click.IntRange(min=1), default=2_000_000, show_default=True,
               help="For a game (.pgn): the largest belief to estimate.")
 @click.option("--rules", "rules_name", help="Solve under this rule set instead of the file's.")
-@click.option("--timeout", type=click.FloatRange(min=0.1), help="Give up after S seconds (status unknown).")
+@click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, show_default=True,
+              help="Give up after S seconds (status unknown; 0: no limit).")
 @click.option("--max-nodes", type=click.IntRange(min=1), help="Give up after N search nodes (status unknown).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--certificate", "certificate_path", type=click.Path(dir_okay=False, writable=True),
@@ -88,30 +195,38 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
               help="Proof-number search, or the depth-first prover alone (same results).")
 @click.option("--at-most", is_flag=True,
               help="Prove mate in at most N without looking for a shorter mate (much faster on long problems).")
+@click.option("--full", is_flag=True, help="Print the whole strategy tree, every answer and reply class.")
+@max_memory_option
 def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rules_name: str | None,
-          timeout: float | None, max_nodes: int | None, as_json: bool, certificate_path: str | None,
-          search: str, at_most: bool) -> None:
+          timeout: float, max_nodes: int | None, as_json: bool, certificate_path: str | None,
+          search: str, at_most: bool, full: bool) -> None:
     """Prove that White wins whatever the hidden units and whatever Black plays,
-    and print the strategy (exit 0), or that he cannot (exit 1); 3: unknown.
+    and print the strategy (exit 0), or that he cannot (exit 1); 3: unknown;
+    130: interrupted (Ctrl-C), with what was established so far.
     FILE is a problem file (.toml) or a Kriegspiel game (.pgn, with --ply or
     --moves): the problem at the end of its history, from White's belief.
 
     \b
     Example:
       ksolve solve problems/rotenberg-1976.toml
-      ksolve solve game.pgn --ply 5
+      ksolve solve examples/game.pgn --ply 5
     """
     import ksolve
 
     if certificate_path and file.endswith(".pgn"):
         fail("--certificate: certificates are checked against a problem file (.toml), not a game")
+    if certificate_path:
+        check_writable(certificate_path, "--certificate")
     with input_errors():
-        problem = ksolve.load_problem(file, ply=ply, moves=moves, max_positions=max_positions)
+        problem = ksolve.load_problem(file, ply=ply, moves=moves, max_positions=max_positions,
+                                      resources=_resources())
         if file.endswith(".pgn"):
             moves = None  # the stipulation came from --ply/--moves
         rules = ksolve.rule_set(rules_name) if rules_name else None
         result = ksolve.solve(problem, rules=rules, moves=moves, at_most=at_most,
-                              limits=ksolve.Limits(timeout, max_nodes), progress=_progress_printer(), search=search)
+                              limits=ksolve.Limits(timeout or None, max_nodes),
+                              progress=_progress_printer(None if at_most else problem.goal),
+                              search=search)
     if certificate_path and result.status == "solved":
         _write_certificate(problem, result, certificate_path)
     if as_json:
@@ -123,7 +238,7 @@ def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rul
     else:
         from ksolve.report.text import render_solution_text
 
-        click.echo(render_solution_text(problem, result))
+        click.echo(render_solution_text(problem, result, full=full))
         click.echo(f"{result.nodes:,} nodes, {result.seconds:.2f} s", err=True)
     sys.exit(_exit_code(result.status))
 
@@ -146,14 +261,17 @@ def _write_certificate(problem, result, path: str) -> None:
 @click.option("--moves", type=click.IntRange(1, 60), help="Check mate in N (default: the stipulation).")
 @click.option("--tries", "max_tries", type=click.IntRange(min=0), help="List only the best K tries.")
 @click.option("--no-duals", is_flag=True, help="Skip the search for duals.")
-@click.option("--timeout", type=click.FloatRange(min=0.1), help="Give up after S seconds per problem.")
+@click.option("--rules", "rules_name", help="Verify under this rule set instead of the file's.")
+@click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, show_default=True,
+              help="Give up after S seconds per problem (status unknown; 0: no limit).")
 @click.option("--json", "as_json", is_flag=True, help="Print the verification as JSON.")
-def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, timeout: float | None,
-           as_json: bool) -> None:
+@max_memory_option
+def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, rules_name: str | None,
+           timeout: float, as_json: bool) -> None:
     """Check a problem's soundness: keys, cooks, short solutions, tries with
     their refutations, duals.  PATH is a problem file or a folder of them
     (then a summary table).  Exit 0 sound, 1 cooked / short / no solution,
-    3 unknown.
+    3 unknown, 130 interrupted (Ctrl-C).
 
     \b
     Example:
@@ -169,12 +287,15 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
     files = sorted(Path(path).glob("*.toml")) if Path(path).is_dir() else [Path(path)]
     if not files:
         fail(f"{path}: no problem files (*.toml) in this folder")
+    rules = load_rules(rules_name) if rules_name else None
+    with input_errors():  # every file read before the first is verified
+        problems = [ksolve.load_problem(str(file), resources=_resources()) for file in files]
     reports = []
-    for file in files:
+    for problem in problems:
         with input_errors():
-            problem = ksolve.load_problem(str(file))
-        report = ksolve.verify(problem, moves=moves, limits=ksolve.Limits(timeout), tries=max_tries,
-                               duals=not no_duals, progress=_progress_printer())
+            report = ksolve.verify(problem, rules=rules, moves=moves, limits=ksolve.Limits(timeout or None),
+                                   tries=max_tries, duals=not no_duals,
+                                   progress=_progress_printer(subject=f"{problem.source}: verifying, "))
         reports.append((problem, report))
     if as_json:
         import json
@@ -187,6 +308,7 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
         problem, report = reports[0]
         click.echo(f"{problem.name}: {problem.stipulation}, rules {report.rules}")
         click.echo(render_verification_text(report.as_dict()))
+        click.echo(f"{report.nodes:,} nodes, {report.seconds:.1f} s", err=True)
     else:
         from ksolve.report.text import render_verification_table
 
@@ -213,12 +335,8 @@ def check(file: str, certificate_file: str) -> None:
 
     try:
         result = ksolve.check(file, certificate_file)
-    except CertificateError as error:
-        fail(f"{certificate_file}: {error}")
-    except ProblemFileError as error:
+    except (CertificateError, ProblemFileError) as error:  # each names its file
         fail(str(error))
-    except OSError as error:
-        fail(f"{error.filename}: cannot read: {error.strerror}")
     click.echo(result.format())
     sys.exit(EXIT_SOLVED if result.verified else EXIT_NO_SOLUTION)
 
@@ -229,41 +347,52 @@ REPORT_FORMATS = ("text", "json", "html", "dot", "graphml")
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.option("--format", "output_format", type=click.Choice(REPORT_FORMATS), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
               help="Write the report here (default: standard output).")
 @click.option("--moves", type=click.IntRange(1, 60), help="Mate in N (default: the stipulation).")
 @click.option("--ply", type=click.IntRange(1, 119), help="For a game (.pgn): mate within D plies.")
 @click.option("--rules", "rules_name", help="Solve under this rule set instead of the file's.")
-@click.option("--timeout", type=click.FloatRange(min=0.1), help="Give up after S seconds (each of solve and verify).")
+@click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, show_default=True,
+              help="Give up after S seconds, each of solve and verify, per problem (status unknown; 0: no limit).")
 @click.option("--no-verify", is_flag=True, help="Leave out the verification (tries, cooks, duals).")
 @click.option("--tries", "max_tries", type=click.IntRange(min=0), help="List only the best K tries.")
+@max_memory_option
 def report(file: str, output_format: str, output: str | None, moves: int | None, ply: int | None,
            rules_name: str | None,
-           timeout: float | None, no_verify: bool, max_tries: int | None) -> None:
+           timeout: float, no_verify: bool, max_tries: int | None) -> None:
     """Solve FILE and write its solution tree as text (composers' conventions,
     with the tries), JSON, one self-contained HTML page with diagrams, or a
-    graph (DOT, GraphML).  Exit codes as for ``solve``.
+    graph (DOT, GraphML).  FILE may be a folder of problem files (*.toml):
+    with --format html, one booklet page (an index with the verdicts, then
+    every problem).  Exit codes as for ``solve`` (a folder: the worst).
 
     \b
     Example:
       ksolve report problems/rotenberg-1976.toml --format html -o rotenberg.html
+      ksolve report problems/ --format html --timeout 60 -o booklet.html
     """
+    from pathlib import Path
+
     import ksolve
     from ksolve.report import VERIFIED_FORMATS, render_report
 
+    if output:
+        check_writable(output, "-o")
+    if Path(file).is_dir():
+        _report_booklet(file, output_format, output, moves, rules_name, timeout, no_verify, max_tries)
     with input_errors():
-        problem = ksolve.load_problem(file, ply=ply, moves=moves)
+        problem = ksolve.load_problem(file, ply=ply, moves=moves, resources=_resources())
         if file.endswith(".pgn"):
             moves = None
         rules = ksolve.rule_set(rules_name) if rules_name else None
         session = ksolve.Analysis(problem, rules, moves)
-    result = ksolve.solve(session, limits=ksolve.Limits(timeout), progress=_progress_printer())
+    result = ksolve.solve(session, limits=ksolve.Limits(timeout or None), progress=_progress_printer(problem.goal))
     verification = None
     if not no_verify and output_format in VERIFIED_FORMATS and result.status != "unknown":
-        verification = ksolve.verify(session, limits=ksolve.Limits(timeout), tries=max_tries,
-                                     progress=_progress_printer())
+        verification = ksolve.verify(session, limits=ksolve.Limits(timeout or None), tries=max_tries,
+                                     progress=_progress_printer(subject=f"{result.status}; then verifying, "))
     try:
         text = render_report(output_format, problem, result, verification)
     except ValueError as error:
@@ -276,16 +405,97 @@ def report(file: str, output_format: str, output: str | None, moves: int | None,
     sys.exit(_exit_code(result.status))
 
 
-def _progress_printer():
-    """A progress callback that writes to stderr at most once a second, after the first second."""
+def _report_booklet(folder: str, output_format: str, output: str | None, moves: int | None,
+                    rules_name: str | None, timeout: float, no_verify: bool, max_tries: int | None) -> NoReturn:
+    """``ksolve report FOLDER --format html``: every problem file of the folder solved and
+    verified (each within ``timeout`` seconds), on one booklet page."""
+    from pathlib import Path
+
+    import ksolve
+    from ksolve.report.booklet import BookletEntry, render_booklet
+
+    if output_format != "html":
+        fail(f"{folder}: a folder makes one HTML booklet: use --format html (not {output_format})")
+    files = sorted(Path(folder).glob("*.toml"))
+    if not files:
+        fail(f"{folder}: no problem files (*.toml) in this folder")
+    entries = []
+    for number, path in enumerate(files, 1):
+        with input_errors():
+            problem = ksolve.load_problem(str(path), moves=moves, resources=_resources())
+            session = ksolve.Analysis(problem, ksolve.rule_set(rules_name) if rules_name else None, moves)
+        result = ksolve.solve(session, limits=ksolve.Limits(timeout or None), progress=_progress_printer(problem.goal))
+        verification = None
+        if not no_verify and result.status != "unknown":
+            verification = ksolve.verify(session, limits=ksolve.Limits(timeout or None), tries=max_tries,
+                                         progress=_progress_printer(subject=f"{result.status}; then verifying, "))
+        entries.append(BookletEntry(problem, result, verification))
+        verdict = verification.verdict if verification is not None else result.status
+        click.echo(f"ksolve: [{number}/{len(files)}] {path.name}: {verdict}", err=True)
+    text = render_booklet(entries, Path(folder).resolve().name)
+    if output:
+        write_output(output, text)
+        click.echo(f"ksolve: html booklet of {len(entries)} problems written to {output}", err=True)
+    else:
+        click.echo(text)
+    sys.exit(max(_exit_code(entry.solution.status) for entry in entries))
+
+
+def _progress_printer(deepening_goal: str | None = None, subject: str = ""):
+    """A progress callback that writes to stderr at most once a second, after the first second,
+    and tells Ctrl-C what was established (after ``subject``): with ``deepening_goal`` (the
+    problem's goal, when the search deepens from one move) no win at the depths below the one
+    in progress."""
     last = [0.0]
+    seen = []  # the depth in progress and the run's (live) counters
 
     def report(stats, depth: int) -> None:
+        seen[:] = depth, stats
         if stats.seconds >= 1.0 and stats.seconds - last[0] >= 1.0:
             last[0] = stats.seconds
             click.echo(f"ksolve: depth {depth}, {stats.nodes:,} nodes, {stats.seconds:.1f} s", err=True)
 
+    def established() -> str:
+        if not seen:
+            return f"{subject}before the search's first nodes"
+        depth, stats = seen
+        refuted = (f"no {deepening_goal.replace('-', ' ')} in {depth - 1} or fewer; "
+                   if deepening_goal and depth > 1 else "")
+        return f"{subject}{refuted}depth {depth} interrupted ({stats.nodes:,} nodes, {stats.seconds:.1f} s)"
+
+    say_when_interrupted(established)
     return report
+
+
+def say_when_compiling() -> None:
+    """Say on stderr when numba begins to compile kernels (a first run, some 30 s)."""
+    from ksolve.compilation import announce_compilation
+
+    announce_compilation(lambda: click.echo("ksolve: compiling kernels (first run only)...", err=True))
+
+
+def _resources():
+    """The ``--max-memory`` budget, and a progress line on stderr while the belief is
+    enumerated (at most once a second, after the first second, and when kernels compile)."""
+    import ksolve
+    from ksolve.compilation import work_clock
+
+    say_when_compiling()
+    started = work_clock()
+    last = [0.0]
+    seen = [0, 0, 0]  # placements tried, in all, positions kept
+
+    def progress(tried: int, total: int, kept: int) -> None:
+        seen[:] = tried, total, kept
+        seconds = work_clock() - started
+        if seconds >= 1.0 and seconds - last[0] >= 1.0:
+            last[0] = seconds
+            click.echo(f"ksolve: belief: {tried:,} of {total:,} placements tried ({tried / total:.0%}), "
+                       f"{kept:,} positions, {tried / seconds:,.0f} placements/s", err=True)
+
+    say_when_interrupted(lambda: f"building the belief: {seen[0]:,} of {seen[1]:,} placements tried, "
+                                 f"{seen[2]:,} positions so far")
+    return ksolve.Resources(click.get_current_context().meta.get(_MAX_MEMORY), progress)
 
 
 def load_rules(name: str):
@@ -326,6 +536,7 @@ def referee(rules_name: str, fen: str, attempts: tuple[str, ...]) -> None:
               help="For a game: the largest belief to estimate.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
               help="For a game: write an SVG heatmap of Black's possible squares.")
+@max_memory_option
 @click.argument("events", nargs=-1)
 def belief(rules_name: str, fen: str | None, hidden: tuple[str, ...], max_positions: int, output: str | None,
            events: tuple[str, ...]) -> None:
@@ -338,7 +549,7 @@ def belief(rules_name: str, fen: str | None, hidden: tuple[str, ...], max_positi
 
     \b
     Example:
-      ksolve belief game.pgn -o heatmap.svg
+      ksolve belief examples/game.pgn -o heatmap.svg
       ksolve belief --fen "8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1" --hidden b:dark a2g2:No
     """
     import ksolve
@@ -350,13 +561,15 @@ def belief(rules_name: str, fen: str | None, hidden: tuple[str, ...], max_positi
             fail("give a game (GAME.pgn) or a position (--fen) with its events")
         if output and not output.lower().endswith(".svg"):
             fail(f"-o: {output}: the heatmap is written as SVG (name the file .svg); PNG is not supported")
+        if output:
+            check_writable(output, "-o")
         _game_belief(events[0], max_positions, output)
         return
     if output:
         fail("-o: the heatmap is for a game's belief (GAME.pgn)")
     rules = load_rules(rules_name)
     with input_errors():
-        state = ksolve.position_belief(fen, list(hidden), rules)
+        state = ksolve.position_belief(fen, list(hidden), rules, _resources())
         beliefs = [state]
         for number, event in enumerate(events, 1):
             beliefs.append(apply_event(beliefs[-1], rules, event, number))
@@ -379,12 +592,14 @@ def filter_command(file: str, side: str, output: str | None) -> None:
 
     \b
     Example:
-      ksolve filter game.pgn -o game-white.pgn
+      ksolve filter examples/game.pgn -o game-white.pgn
     """
     import ksolve
     from ksolve.games.model import filter_game
     from ksolve.games.pgn import write_game
 
+    if output:
+        check_writable(output, "-o")
     with input_errors():
         text = write_game(filter_game(ksolve.read_game(file), side == "white"))
     if output is None:
@@ -441,13 +656,14 @@ def generate(rules_name: str, games: int, ply: int, seed: int, out_dir: str, sta
     rules = load_rules(rules_name)
     if not rules.kriegspiel_games:
         fail(f"--rules: games are Kriegspiel games; use one of the six Kriegspiel rule sets, not {rules.name}")
+    check_writable(out_dir, "-o", folder=True)
     fens = endgame_starts(games, seed) if start == "endgame" else None
     counts = {"mate": 0, "near-miss": 0}
 
     def progress(row: dict) -> None:
         if row["result"] in counts:
             counts[row["result"]] += 1
-        click.echo(f"ksolve: game {row['game'] + 1}/{games}, ply {row['ply']}: {row['result']} "
+        click.echo(f"ksolve: game {row['game']}/{games}, ply {row['ply']}: {row['result']} "
                    f"(belief {row['belief_size']:,})", err=True)
 
     try:

@@ -41,6 +41,7 @@ from ksolve.rules import RULE_SET_NAMES, UnknownRules, get_rules
 
 if TYPE_CHECKING:
     from ksolve.belief import BeliefState
+    from ksolve.resources import Resources
     from ksolve.rules.base import RuleSet
 
 MAX_MOVES = 60
@@ -83,6 +84,8 @@ class Problem:
     notes: str = ""
     text: str = field(default="", repr=False)
     """The TOML text the problem was read from (what the independent checker reads)."""
+    resources: "Resources | None" = field(default=None, repr=False, compare=False)
+    """The memory budget of the belief's enumeration and who hears of its progress (``ksolve.resources``)."""
     _belief: "BeliefState | None" = field(default=None, init=False, repr=False, compare=False)
 
     def belief(self) -> "BeliefState":
@@ -110,7 +113,7 @@ class Problem:
             belief = BeliefState.from_positions(rows)
         else:
             try:
-                belief = BeliefState.from_hidden(self.fen, self.hidden, fog=self.rules.fog)
+                belief = BeliefState.from_hidden(self.fen, self.hidden, self.rules.fog, self.resources)
             except (ValueError, HiddenUnitError) as error:
                 raise ProblemError(self.source, "position.hidden" if self.hidden else "position.fen",
                                    str(error)) from None
@@ -126,8 +129,8 @@ class Problem:
         return self.id
 
 
-def load_problem(path: str | Path) -> Problem:
-    """Read and validate a problem file."""
+def load_problem(path: str | Path, resources: "Resources | None" = None) -> Problem:
+    """Read and validate a problem file (its belief enumerated within ``resources``)."""
     path = Path(path)
     try:
         text = read_text(path)
@@ -135,11 +138,13 @@ def load_problem(path: str | Path) -> Problem:
         raise ProblemError(str(path), "file", error.strerror or str(error)) from None
     except NotText as error:
         raise ProblemError(str(path), "file", str(error)) from None
-    return load_problem_text(text, str(path), path.stem)
+    return load_problem_text(text, str(path), path.stem, resources)
 
 
-def load_problem_text(text: str, source: str = "<problem>", default_id: str = "problem") -> Problem:
-    """Read and validate a problem from TOML text."""
+def load_problem_text(text: str, source: str = "<problem>", default_id: str = "problem",
+                      resources: "Resources | None" = None) -> Problem:
+    """Read and validate a problem from TOML text (its belief enumerated within ``resources``:
+    a memory budget, by default half of the machine's memory, and a progress callback)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -168,7 +173,7 @@ def load_problem_text(text: str, source: str = "<problem>", default_id: str = "p
                       moves=moves, goal=goal, rules=rules, fen=None,
                       title=_text(data, "title", source), author=_text(data, "author", source),
                       origin=_text(data, "source", source), award=_text(data, "award", source),
-                      notes=_text(data, "notes", source), text=text)
+                      notes=_text(data, "notes", source), text=text, resources=resources)
     year = data.get("year")
     if year is not None and (not isinstance(year, int) or isinstance(year, bool) or year not in YEARS):
         raise ProblemError(source, "year", f"must be a year such as 1976 ({YEARS.start} to {YEARS.stop - 1}), "

@@ -138,7 +138,7 @@ def test_results_show_themselves_in_jupyter() -> None:
     assert problem._repr_svg_().lstrip().startswith("<svg")
     small = ksolve.load_problem_text(SMALL)
     assert "solved" in ksolve.solve(small)._repr_html_()
-    assert "short solution" in ksolve.verify(small)._repr_html_()
+    assert "Short solution" in ksolve.verify(small)._repr_html_()
 
 
 def test_rule_sets_own_the_protocol() -> None:

@@ -108,6 +108,22 @@ CASES = [
     ("a missing argument", {}, "check problems/foster-1996.toml", "CERTIFICATE_FILE: missing"),
     ("an unknown rule set", {}, "verify problems/foster-1996.toml --rules berkley",
      f"--rules: unknown rule set 'berkley'; valid: {VALID}"),
+    ("a folder as text", {}, "report problems --format text",
+     "problems: a folder makes one HTML booklet: use --format html (not text)"),
+    ("a belief over the memory budget", {"huge.toml": b'stipulation = "#2"\nrules = "berkeley"\n[position]\n'
+                                                      b'fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1"\n'
+                                                      b'hidden = ["q:any", "r:any", "b:any", "n:any"]\n'},
+     "solve huge.toml --max-memory 1G",
+     "huge.toml: position.hidden: the belief would need ~13,247,724 positions (5.3 GB), over the memory budget "
+     "of 1.0 GB (--max-memory)"),
+    ("a memory budget that is not a size", {}, "solve problems/foster-1996.toml --max-memory lots",
+     "--max-memory: 'lots' is not a size such as 4G, 512M or 1.5G"),
+    ("Fog of War's 50-move draw within reach", {"fog.toml": b'stipulation = "xk3"\nrules = "fog-of-war"\n'
+                                                           b'[position]\nfen = "4k3/8/8/8/8/8/8/R3K3 w - - 95 60"\n'},
+     "solve fog.toml",
+     "fog.toml: position: the 50-move draw is within reach (halfmove clock 95, 3 moves, the draw at 100): ksolve's "
+     "beliefs merge positions that differ only in the halfmove clock, which could decide this wrongly; give a "
+     "halfmove clock below 94 in the FEN"),
 ]
 
 
