@@ -10,139 +10,16 @@ established so far, e.g. ``no mate in 5 or fewer; depth 6 interrupted``).
 from __future__ import annotations
 
 import sys
-from contextlib import contextmanager
-from typing import Callable, Iterator, NoReturn
+from typing import NoReturn
 
 import click
 
-EXIT_SOLVED, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
-EXIT_INTERRUPTED = 130
-"""Ctrl-C (128 + SIGINT, as shells report it)."""
-DEFAULT_TIMEOUT = 600.0
-"""Seconds after which solve, verify and report give up (status unknown); ``--timeout 0``: no limit."""
-_ESTABLISHED = "ksolve.established"
-"""``ctx.meta`` key of a callable saying what a command has established so far."""
+from ksolve.cli_support import (DEFAULT_TIMEOUT, EXIT_NO_SOLUTION, EXIT_SOLVED, EXIT_UNKNOWN, Group,
+                                 check_writable, fail, input_errors, max_memory_option, progress_printer,
+                                 resources, say_when_compiling, say_when_interrupted, write_output)
 
 
-def fail(message: str) -> NoReturn:
-    """Print one clear error line and exit with the bad-input code."""
-    click.echo(f"ksolve: error: {message}", err=True)
-    sys.exit(EXIT_BAD_INPUT)
-
-
-def check_writable(path: str, option: str, folder: bool = False) -> None:
-    """Fail at once, before any long work, unless ``path`` can be written: a
-    file, or with ``folder`` a folder (made with its parents if missing)."""
-    import os
-    from pathlib import Path
-
-    target = Path(path)
-    if target.exists() and target.is_dir() != folder:
-        fail(f"{option}: {path} is a {'file' if folder else 'folder'}, not a {'folder' if folder else 'file'}")
-    existing = target if target.exists() else target.parent
-    while folder and not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.exists():
-        fail(f"{option}: cannot write {path}: no such folder {existing}")
-    if not existing.is_dir() and existing != target:
-        fail(f"{option}: cannot write {path}: {existing} is a file, not a folder")
-    if not os.access(existing, os.W_OK):
-        fail(f"{option}: cannot write {path}: permission denied")
-
-
-def write_output(path: str, text: str, option: str = "-o") -> None:
-    """Write ``text`` to ``path``, or fail with one line naming the option."""
-    try:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(text)
-    except OSError as error:
-        fail(f"{option}: cannot write {path}: {error.strerror}")
-
-
-@contextmanager
-def input_errors() -> Iterator[None]:
-    """Turn the library's ``InputError`` (one line naming the input) into the error line."""
-    from ksolve.errors import InputError
-
-    try:
-        yield
-    except InputError as error:
-        fail(str(error))
-
-
-class _Group(click.Group):
-    """The command group: Ctrl-C in any command ends with one ``ksolve:
-    interrupted:`` line saying what was established (exit 130), not click's
-    ``Aborted!`` (exit 1, which means "no solution")."""
-
-    def invoke(self, ctx: click.Context):
-        try:
-            return super().invoke(ctx)
-        except KeyboardInterrupt:
-            established = ctx.meta.get(_ESTABLISHED)
-            click.echo(f"ksolve: interrupted{': ' + established() if established else ''}", err=True)
-            sys.exit(EXIT_INTERRUPTED)
-        except click.exceptions.NoArgsIsHelpError:
-            raise
-        except click.UsageError as error:  # a subcommand's options and arguments
-            fail(usage_line(error))
-
-    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
-        try:
-            return super().make_context(info_name, args, parent, **extra)
-        except click.exceptions.NoArgsIsHelpError:
-            raise
-        except click.UsageError as error:  # the group's own options
-            fail(usage_line(error))
-
-
-def usage_line(error: click.UsageError) -> str:
-    """click's usage error as the one line ``<option>: <reason>``, not its four
-    lines of usage and hint.
-
-    >>> usage_line(click.BadParameter("-1.0 is not in the range x>=0.", param=click.Option(["--timeout"])))
-    '--timeout: -1.0 is not in the range x>=0'
-    """
-    def reason(message: str) -> str:
-        return (message[:1].lower() + message[1:]).rstrip(".")
-
-    if isinstance(error, click.NoSuchOption):
-        hint = f" (did you mean {', '.join(sorted(error.possibilities))}?)" if error.possibilities else ""
-        return f"{error.option_name}: no such option{hint}"
-    param = getattr(error, "param", None)
-    if param is not None:
-        name = param.opts[0] if isinstance(param, click.Option) else param.human_readable_name
-        return f"{name}: {'missing' if isinstance(error, click.MissingParameter) else reason(error.message)}"
-    return f"{error.ctx.command_path if error.ctx else 'ksolve'}: {reason(error.message)}"
-
-
-def say_when_interrupted(established: Callable[[], str]) -> None:
-    """Let Ctrl-C say ``established()`` (a callable: what is known so far)."""
-    click.get_current_context().meta[_ESTABLISHED] = established
-
-
-_MAX_MEMORY = "ksolve.max_memory"
-"""``ctx.meta`` key of the ``--max-memory`` budget in bytes."""
-
-
-def _read_max_memory(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    """Keep ``--max-memory`` in bytes for ``_resources``, or fail with one line."""
-    if value is not None:
-        from ksolve.resources import parse_memory
-
-        try:
-            ctx.meta[_MAX_MEMORY] = parse_memory(value)
-        except ValueError as error:
-            fail(f"--max-memory: {error}")
-
-
-max_memory_option = click.option(
-    "--max-memory", metavar="SIZE", expose_value=False, callback=_read_max_memory,
-    help="Memory budget of the belief, e.g. 4G (default: half of this machine's memory).")
-"""The ``--max-memory`` option of the commands that build a belief (read by ``_resources``)."""
-
-
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ksolve")
 def main() -> None:
     """ksolve: a Kriegspiel problem solver and composer's tool."""
@@ -219,13 +96,13 @@ def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rul
         check_writable(certificate_path, "--certificate")
     with input_errors():
         problem = ksolve.load_problem(file, ply=ply, moves=moves, max_positions=max_positions,
-                                      resources=_resources())
+                                      resources=resources())
         if file.endswith(".pgn"):
             moves = None  # the stipulation came from --ply/--moves
         rules = ksolve.rule_set(rules_name) if rules_name else None
         result = ksolve.solve(problem, rules=rules, moves=moves, at_most=at_most,
                               limits=ksolve.Limits(timeout or None, max_nodes),
-                              progress=_progress_printer(None if at_most else problem.goal),
+                              progress=progress_printer(None if at_most else problem.goal),
                               search=search)
     if certificate_path and result.status == "solved":
         _write_certificate(problem, result, certificate_path)
@@ -289,13 +166,13 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
         fail(f"{path}: no problem files (*.toml) in this folder")
     rules = load_rules(rules_name) if rules_name else None
     with input_errors():  # every file read before the first is verified
-        problems = [ksolve.load_problem(str(file), resources=_resources()) for file in files]
+        problems = [ksolve.load_problem(str(file), resources=resources()) for file in files]
     reports = []
     for problem in problems:
         with input_errors():
             report = ksolve.verify(problem, rules=rules, moves=moves, limits=ksolve.Limits(timeout or None),
                                    tries=max_tries, duals=not no_duals,
-                                   progress=_progress_printer(subject=f"{problem.source}: verifying, "))
+                                   progress=progress_printer(subject=f"{problem.source}: verifying, "))
         reports.append((problem, report))
     if as_json:
         import json
@@ -383,16 +260,16 @@ def report(file: str, output_format: str, output: str | None, moves: int | None,
     if Path(file).is_dir():
         _report_booklet(file, output_format, output, moves, rules_name, timeout, no_verify, max_tries)
     with input_errors():
-        problem = ksolve.load_problem(file, ply=ply, moves=moves, resources=_resources())
+        problem = ksolve.load_problem(file, ply=ply, moves=moves, resources=resources())
         if file.endswith(".pgn"):
             moves = None
         rules = ksolve.rule_set(rules_name) if rules_name else None
         session = ksolve.Analysis(problem, rules, moves)
-    result = ksolve.solve(session, limits=ksolve.Limits(timeout or None), progress=_progress_printer(problem.goal))
+    result = ksolve.solve(session, limits=ksolve.Limits(timeout or None), progress=progress_printer(problem.goal))
     verification = None
     if not no_verify and output_format in VERIFIED_FORMATS and result.status != "unknown":
         verification = ksolve.verify(session, limits=ksolve.Limits(timeout or None), tries=max_tries,
-                                     progress=_progress_printer(subject=f"{result.status}; then verifying, "))
+                                     progress=progress_printer(subject=f"{result.status}; then verifying, "))
     try:
         text = render_report(output_format, problem, result, verification)
     except ValueError as error:
@@ -422,13 +299,13 @@ def _report_booklet(folder: str, output_format: str, output: str | None, moves: 
     entries = []
     for number, path in enumerate(files, 1):
         with input_errors():
-            problem = ksolve.load_problem(str(path), moves=moves, resources=_resources())
+            problem = ksolve.load_problem(str(path), moves=moves, resources=resources())
             session = ksolve.Analysis(problem, ksolve.rule_set(rules_name) if rules_name else None, moves)
-        result = ksolve.solve(session, limits=ksolve.Limits(timeout or None), progress=_progress_printer(problem.goal))
+        result = ksolve.solve(session, limits=ksolve.Limits(timeout or None), progress=progress_printer(problem.goal))
         verification = None
         if not no_verify and result.status != "unknown":
             verification = ksolve.verify(session, limits=ksolve.Limits(timeout or None), tries=max_tries,
-                                         progress=_progress_printer(subject=f"{result.status}; then verifying, "))
+                                         progress=progress_printer(subject=f"{result.status}; then verifying, "))
         entries.append(BookletEntry(problem, result, verification))
         verdict = verification.verdict if verification is not None else result.status
         click.echo(f"ksolve: [{number}/{len(files)}] {path.name}: {verdict}", err=True)
@@ -439,63 +316,6 @@ def _report_booklet(folder: str, output_format: str, output: str | None, moves: 
     else:
         click.echo(text)
     sys.exit(max(_exit_code(entry.solution.status) for entry in entries))
-
-
-def _progress_printer(deepening_goal: str | None = None, subject: str = ""):
-    """A progress callback that writes to stderr at most once a second, after the first second,
-    and tells Ctrl-C what was established (after ``subject``): with ``deepening_goal`` (the
-    problem's goal, when the search deepens from one move) no win at the depths below the one
-    in progress."""
-    last = [0.0]
-    seen = []  # the depth in progress and the run's (live) counters
-
-    def report(stats, depth: int) -> None:
-        seen[:] = depth, stats
-        if stats.seconds >= 1.0 and stats.seconds - last[0] >= 1.0:
-            last[0] = stats.seconds
-            click.echo(f"ksolve: depth {depth}, {stats.nodes:,} nodes, {stats.seconds:.1f} s", err=True)
-
-    def established() -> str:
-        if not seen:
-            return f"{subject}before the search's first nodes"
-        depth, stats = seen
-        refuted = (f"no {deepening_goal.replace('-', ' ')} in {depth - 1} or fewer; "
-                   if deepening_goal and depth > 1 else "")
-        return f"{subject}{refuted}depth {depth} interrupted ({stats.nodes:,} nodes, {stats.seconds:.1f} s)"
-
-    say_when_interrupted(established)
-    return report
-
-
-def say_when_compiling() -> None:
-    """Say on stderr when numba begins to compile kernels (a first run, some 30 s)."""
-    from ksolve.compilation import announce_compilation
-
-    announce_compilation(lambda: click.echo("ksolve: compiling kernels (first run only)...", err=True))
-
-
-def _resources():
-    """The ``--max-memory`` budget, and a progress line on stderr while the belief is
-    enumerated (at most once a second, after the first second, and when kernels compile)."""
-    import ksolve
-    from ksolve.compilation import work_clock
-
-    say_when_compiling()
-    started = work_clock()
-    last = [0.0]
-    seen = [0, 0, 0]  # placements tried, in all, positions kept
-
-    def progress(tried: int, total: int, kept: int) -> None:
-        seen[:] = tried, total, kept
-        seconds = work_clock() - started
-        if seconds >= 1.0 and seconds - last[0] >= 1.0:
-            last[0] = seconds
-            click.echo(f"ksolve: belief: {tried:,} of {total:,} placements tried ({tried / total:.0%}), "
-                       f"{kept:,} positions, {tried / seconds:,.0f} placements/s", err=True)
-
-    say_when_interrupted(lambda: f"building the belief: {seen[0]:,} of {seen[1]:,} placements tried, "
-                                 f"{seen[2]:,} positions so far")
-    return ksolve.Resources(click.get_current_context().meta.get(_MAX_MEMORY), progress)
 
 
 def load_rules(name: str):
@@ -569,7 +389,7 @@ def belief(rules_name: str, fen: str | None, hidden: tuple[str, ...], max_positi
         fail("-o: the heatmap is for a game's belief (GAME.pgn)")
     rules = load_rules(rules_name)
     with input_errors():
-        state = ksolve.position_belief(fen, list(hidden), rules, _resources())
+        state = ksolve.position_belief(fen, list(hidden), rules, resources())
         beliefs = [state]
         for number, event in enumerate(events, 1):
             beliefs.append(apply_event(beliefs[-1], rules, event, number))

@@ -13,7 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 import ksolve.api
-from ksolve.cli import EXIT_INTERRUPTED, main
+from ksolve.cli import main
+from ksolve.cli_support import EXIT_INTERRUPTED
 from ksolve.search.run import Stats
 
 LONG_PROBLEM = "problems/anderson-37.toml"

@@ -1,0 +1,199 @@
+"""The command line's plumbing, shared by every command: the one
+``ksolve: error:`` line for bad input and usage errors (exit 2), Ctrl-C as
+one ``ksolve: interrupted:`` line (exit 130), checking output paths before
+the work, the ``--max-memory`` option, and progress lines on stderr.
+
+>>> usage_line(click.BadParameter("-1.0 is not in the range x>=0.", param=click.Option(["--timeout"])))
+'--timeout: -1.0 is not in the range x>=0'
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from typing import Callable, Iterator, NoReturn
+
+import click
+
+EXIT_SOLVED, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (128 + SIGINT, as shells report it)."""
+DEFAULT_TIMEOUT = 600.0
+"""Seconds after which solve, verify and report give up (status unknown); ``--timeout 0``: no limit."""
+_ESTABLISHED = "ksolve.established"
+"""``ctx.meta`` key of a callable saying what a command has established so far."""
+
+
+def fail(message: str) -> NoReturn:
+    """Print one clear error line and exit with the bad-input code."""
+    click.echo(f"ksolve: error: {message}", err=True)
+    sys.exit(EXIT_BAD_INPUT)
+
+
+def check_writable(path: str, option: str, folder: bool = False) -> None:
+    """Fail at once, before any long work, unless ``path`` can be written: a
+    file, or with ``folder`` a folder (made with its parents if missing)."""
+    import os
+    from pathlib import Path
+
+    target = Path(path)
+    if target.exists() and target.is_dir() != folder:
+        fail(f"{option}: {path} is a {'file' if folder else 'folder'}, not a {'folder' if folder else 'file'}")
+    existing = target if target.exists() else target.parent
+    while folder and not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.exists():
+        fail(f"{option}: cannot write {path}: no such folder {existing}")
+    if not existing.is_dir() and existing != target:
+        fail(f"{option}: cannot write {path}: {existing} is a file, not a folder")
+    if not os.access(existing, os.W_OK):
+        fail(f"{option}: cannot write {path}: permission denied")
+
+
+def write_output(path: str, text: str, option: str = "-o") -> None:
+    """Write ``text`` to ``path``, or fail with one line naming the option."""
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as error:
+        fail(f"{option}: cannot write {path}: {error.strerror}")
+
+
+@contextmanager
+def input_errors() -> Iterator[None]:
+    """Turn the library's ``InputError`` (one line naming the input) into the error line."""
+    from ksolve.errors import InputError
+
+    try:
+        yield
+    except InputError as error:
+        fail(str(error))
+
+
+class Group(click.Group):
+    """The command group: Ctrl-C in any command ends with one ``ksolve:
+    interrupted:`` line saying what was established (exit 130), not click's
+    ``Aborted!`` (exit 1, which means "no solution")."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            established = ctx.meta.get(_ESTABLISHED)
+            click.echo(f"ksolve: interrupted{': ' + established() if established else ''}", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as error:  # a subcommand's options and arguments
+            fail(usage_line(error))
+
+    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as error:  # the group's own options
+            fail(usage_line(error))
+
+
+def usage_line(error: click.UsageError) -> str:
+    """click's usage error as the one line ``<option>: <reason>``, not its four
+    lines of usage and hint.
+
+    >>> usage_line(click.BadParameter("-1.0 is not in the range x>=0.", param=click.Option(["--timeout"])))
+    '--timeout: -1.0 is not in the range x>=0'
+    """
+    def reason(message: str) -> str:
+        return (message[:1].lower() + message[1:]).rstrip(".")
+
+    if isinstance(error, click.NoSuchOption):
+        hint = f" (did you mean {', '.join(sorted(error.possibilities))}?)" if error.possibilities else ""
+        return f"{error.option_name}: no such option{hint}"
+    param = getattr(error, "param", None)
+    if param is not None:
+        name = param.opts[0] if isinstance(param, click.Option) else param.human_readable_name
+        return f"{name}: {'missing' if isinstance(error, click.MissingParameter) else reason(error.message)}"
+    return f"{error.ctx.command_path if error.ctx else 'ksolve'}: {reason(error.message)}"
+
+
+def say_when_interrupted(established: Callable[[], str]) -> None:
+    """Let Ctrl-C say ``established()`` (a callable: what is known so far)."""
+    click.get_current_context().meta[_ESTABLISHED] = established
+
+
+_MAX_MEMORY = "ksolve.max_memory"
+"""``ctx.meta`` key of the ``--max-memory`` budget in bytes."""
+
+
+def _read_max_memory(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """Keep ``--max-memory`` in bytes for ``_resources``, or fail with one line."""
+    if value is not None:
+        from ksolve.resources import parse_memory
+
+        try:
+            ctx.meta[_MAX_MEMORY] = parse_memory(value)
+        except ValueError as error:
+            fail(f"--max-memory: {error}")
+
+
+max_memory_option = click.option(
+    "--max-memory", metavar="SIZE", expose_value=False, callback=_read_max_memory,
+    help="Memory budget of the belief, e.g. 4G (default: half of this machine's memory).")
+"""The ``--max-memory`` option of the commands that build a belief (read by ``_resources``)."""
+
+
+def progress_printer(deepening_goal: str | None = None, subject: str = ""):
+    """A progress callback that writes to stderr at most once a second, after the first second,
+    and tells Ctrl-C what was established (after ``subject``): with ``deepening_goal`` (the
+    problem's goal, when the search deepens from one move) no win at the depths below the one
+    in progress."""
+    last = [0.0]
+    seen = []  # the depth in progress and the run's (live) counters
+
+    def report(stats, depth: int) -> None:
+        seen[:] = depth, stats
+        if stats.seconds >= 1.0 and stats.seconds - last[0] >= 1.0:
+            last[0] = stats.seconds
+            click.echo(f"ksolve: depth {depth}, {stats.nodes:,} nodes, {stats.seconds:.1f} s", err=True)
+
+    def established() -> str:
+        if not seen:
+            return f"{subject}before the search's first nodes"
+        depth, stats = seen
+        refuted = (f"no {deepening_goal.replace('-', ' ')} in {depth - 1} or fewer; "
+                   if deepening_goal and depth > 1 else "")
+        return f"{subject}{refuted}depth {depth} interrupted ({stats.nodes:,} nodes, {stats.seconds:.1f} s)"
+
+    say_when_interrupted(established)
+    return report
+
+
+def say_when_compiling() -> None:
+    """Say on stderr when numba begins to compile kernels (a first run, some 30 s)."""
+    from ksolve.compilation import announce_compilation
+
+    announce_compilation(lambda: click.echo("ksolve: compiling kernels (first run only)...", err=True))
+
+
+def resources():
+    """The ``--max-memory`` budget, and a progress line on stderr while the belief is
+    enumerated (at most once a second, after the first second, and when kernels compile)."""
+    import ksolve
+    from ksolve.compilation import work_clock
+
+    say_when_compiling()
+    started = work_clock()
+    last = [0.0]
+    seen = [0, 0, 0]  # placements tried, in all, positions kept
+
+    def progress(tried: int, total: int, kept: int) -> None:
+        seen[:] = tried, total, kept
+        seconds = work_clock() - started
+        if seconds >= 1.0 and seconds - last[0] >= 1.0:
+            last[0] = seconds
+            click.echo(f"ksolve: belief: {tried:,} of {total:,} placements tried ({tried / total:.0%}), "
+                       f"{kept:,} positions, {tried / seconds:,.0f} placements/s", err=True)
+
+    say_when_interrupted(lambda: f"building the belief: {seen[0]:,} of {seen[1]:,} placements tried, "
+                                 f"{seen[2]:,} positions so far")
+    return ksolve.Resources(click.get_current_context().meta.get(_MAX_MEMORY), progress)
