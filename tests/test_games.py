@@ -232,6 +232,7 @@ def test_belief_contains_the_true_position():
     assert checked == 500
 
 
+@pytest.mark.slow
 def test_belief_equals_brute_force():
     """On small games (4-8 plies from positions with few men) White's belief
     after every ply is exactly the python-chess brute force's set.  Half the

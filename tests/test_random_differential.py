@@ -64,6 +64,7 @@ def _children_by_parent(boards: list[chess.Board], fog: bool):
     return positions, grouped
 
 
+@pytest.mark.slow
 def test_moves_children_and_hashes_match_python_chess(random_boards: list[chess.Board]) -> None:
     assert len(random_boards) >= 14_000
     positions, grouped = _children_by_parent(random_boards, fog=False)
@@ -84,6 +85,7 @@ def test_moves_children_and_hashes_match_python_chess(random_boards: list[chess.
         assert coverage[feature] >= 20, (feature, coverage)
 
 
+@pytest.mark.slow
 def test_fog_moves_and_children_match_reference() -> None:
     boards = list(random_game_positions(STARTS, games=40, seed=7, max_plies=150,
                                         moves_of=fog_reference_moves))

@@ -109,6 +109,7 @@ def bare_material(board: chess.Board) -> bool:
     return men == 2 or (men == 3 and bool(board.knights | board.bishops))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(PACKAGE_NAMES))
 def test_referee_matches_kriegspiel_package(name: str) -> None:
     rules = get_rules(name)

@@ -146,6 +146,7 @@ def _reference_belief(problem: Problem, belief: BeliefState) -> frozenset[str]:
     return reference
 
 
+@pytest.mark.slow
 def test_random_problems_agree_with_bruteforce() -> None:
     """For each problem: brute-force fewest moves (<= n) against a fresh
     ``Prover.wins`` (the stated check), a fresh ``Prover.solve`` and ``wins``
@@ -227,6 +228,7 @@ def _brute_classes(brute: BruteForce, belief: frozenset[str], move: chess.Move |
     return result + [(None, members) for members in grouped.values()]
 
 
+@pytest.mark.slow
 def test_observation_partitions_agree_with_bruteforce() -> None:
     """A sharper check of the observation model than the verdicts: for every
     attempt in each problem's initial belief, the classes of the referee's

@@ -70,6 +70,7 @@ def test_duals_are_listed_with_the_line() -> None:
     assert dual["after"] == "1.Ra4 No 1.Ra5 No 1.Ra6 No 1.Rxa7"
 
 
+@pytest.mark.slow
 def test_duals_count_only_moves_as_fast_as_the_solutions() -> None:
     """Rotenberg: 5.Rc5 wins in 4 as 5.Rb5 does, but is no dual if 5.Rb5's line is
     faster; in the main line no other move mates as fast."""
@@ -136,6 +137,7 @@ def test_rotenberg_try_knight_f2_is_refuted_by_the_bishop_capture() -> None:
     assert refutation["san"] == "Nf2+" and refutation_text(refutation) == "Bxf2! (no mate in 7)"
 
 
+@pytest.mark.slow
 def test_rotenberg_tries_read_as_composers_print_them() -> None:
     """The real try 1.Nf2+? Bxf2! comes first; the 26 moves that capture the
     bishop where it may stand and stalemate share one line."""
