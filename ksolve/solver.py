@@ -98,7 +98,7 @@ def solve(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet 
                 found = depth
                 break
     except SearchAborted as aborted:
-        solution.reason = str(aborted)
+        solution.reason = str(aborted) + _established(analysis, prover.run.depth, shortest)
     else:
         solution.status, solution.moves = (SOLVED if found else NO_SOLUTION), found
         solution.nodes = prover.stats.nodes  # the search's nodes (reading the strategy back adds none of substance)
@@ -111,6 +111,14 @@ def solve(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet 
         solution.nodes = prover.stats.nodes
     solution.seconds = work_clock() - started
     return solution
+
+
+def _established(analysis: Analysis, depth: int, shortest: bool) -> str:
+    """What a stopped search has shown: ``; no mate in 5 or fewer, depth 6 not decided``."""
+    goal = analysis.rules.goal.replace("-", " ")
+    if shortest and depth > 1:
+        return f"; no {goal} in {depth - 1} or fewer, {depth} not decided"
+    return f"; {goal} in {depth} not decided"
 
 
 def _uci(move: int) -> str:

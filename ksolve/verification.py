@@ -109,8 +109,7 @@ class Verification:
     def line(self) -> str:
         """The one-line verdict, e.g. ``sound: key 1.Rg2! (#8), the published key``."""
         if self.verdict == UNKNOWN:
-            decided = f"; keys so far {', '.join(f'1.{key.label}!' for key in self.keys)}" if self.keys else ""
-            return f"not decided: {self.reason}{decided}"
+            return f"not decided: {self.reason}"
         if not self.keys:
             text = f"no solution: no first move {'captures the king' if self.goal == 'king-capture' else 'mates'} in {self.moves}"
         else:
@@ -151,14 +150,16 @@ def verify(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet
     rules, moves = analysis.rules, analysis.moves
     classes = [first.belief for first in analysis.classes]
     prover = analysis.prover(limits, progress)
+    needed: dict[int, int] = {}
+    """The fewest moves of each key found so far."""
     report = Verification(UNKNOWN, moves, published_key=analysis.problem.published_key,
                           published_label=_published_label(classes[0], analysis.problem.published_key),
                           belief_size=len(analysis.belief), rules=rules.name, goal=rules.goal)
     try:
         firsts = _first_attempts(rules, classes)
-        needed = _winning_depths(prover, classes, firsts, moves)
+        _winning_depths(prover, classes, firsts, moves, needed)
         if not needed and rules.can_ask(FRESH):  # the strategy may have to begin with the question
-            needed = _winning_depths(prover, classes, [ASK], moves)
+            _winning_depths(prover, classes, [ASK], moves, needed)
         for first in firsts:
             if first in needed:
                 report.keys.append(FirstMove(_uci(first), _label(classes[0], first), needed[first]))
@@ -173,7 +174,13 @@ def verify(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet
         if tries is not None:
             report.tries = report.tries[:tries]
     except SearchAborted as aborted:
-        report.reason = str(aborted)
+        depth = prover.run.depth
+        if needed:
+            found = ", ".join(f"1.{_label(classes[0], first)}! (#{fewest})" for first, fewest in needed.items())
+            report.reason = f"{aborted}; keys so far {found}, depth {depth} not decided"
+        else:
+            report.reason = f"{aborted}" + (f"; no first move wins in {depth - 1} or fewer, {depth} not decided"
+                                            if depth > 1 else "")
     else:
         report.verdict = (NO_SOLUTION if not report.keys else SHORT if report.short
                           else COOKED if len(report.keys) > 1 else SOUND)
@@ -194,21 +201,21 @@ def _first_attempts(rules: RuleSet, classes: list[BeliefState]) -> list[int]:
     return sorted({int(m) for part in classes for m in rules.attempts(part.positions)})
 
 
-def _winning_depths(prover: Prover, classes: list[BeliefState], firsts: list[int], moves: int) -> dict[int, int]:
-    """The fewest moves with which each winning first attempt wins.
+def _winning_depths(prover: Prover, classes: list[BeliefState], firsts: list[int], moves: int,
+                    needed: dict[int, int]) -> None:
+    """Fill ``needed`` with the fewest moves with which each winning first
+    attempt wins (what it holds when a limit stops the search is exact).
 
     Iterative deepening over all first attempts together (each by
     proof-number search): what one depth leaves in the table orders and
     shortens the next.
     """
     search = ProofNumberSearch(prover)
-    needed: dict[int, int] = {}
     for depth in range(1, moves + 1):
         prover.run.depth = depth
         for first in firsts:
             if first not in needed and all(search.attempt_wins(part, first, depth) for part in classes):
                 needed[first] = depth
-    return needed
 
 
 def _attempts_after_question(prover: Prover, classes: list[BeliefState], moves: int) -> list[str]:

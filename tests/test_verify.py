@@ -177,3 +177,21 @@ def test_cooks_of_published_problems_are_confirmed_by_the_checker(name: str, key
 def test_cli_verify_missing_path_is_one_error_line() -> None:
     result = CliRunner().invoke(main, ["verify", "no-such-problem.toml"])
     assert result.exit_code == 2 and result.output.count("\n") == 1 and "no such file" in result.output
+
+
+def test_a_stopped_verification_says_what_it_established_and_decides_nothing() -> None:
+    """A node limit leaves the verdict and the published key "not decided",
+    with the depths that were refuted, never "is not a key"."""
+    from ksolve.report.text import render_verification_text
+    from ksolve.search.run import Limits
+    from ksolve.solver import solve
+
+    rotenberg = load_problem(PROBLEMS / "rotenberg-1976.toml")
+    report = verify(rotenberg, limits=Limits(nodes=3000))
+    assert report.verdict == "unknown" and report.as_dict()["published_key_matches"] is None
+    assert report.line().startswith("not decided: node limit 3,000 reached; no first move wins in ")
+    text = render_verification_text(report.as_dict())
+    assert "not a key" not in text and "Duals" not in text
+    solution = solve(rotenberg, limits=Limits(nodes=3000))
+    assert solution.status == "unknown"
+    assert "; no mate in " in solution.reason and solution.reason.endswith("not decided")
