@@ -1,0 +1,216 @@
+"""Jobs: each solve / verify / report runs in its own worker process (spawned:
+forking a process that holds numba's and the server's threads is unsafe), at
+most ``max_running`` at once, the others in a queue of at most ``max_queued``
+(``QueueFull`` beyond, which the API answers with 429).  Progress comes back
+over a pipe and is streamed to subscribers; cancelling terminates the process;
+a worker that dies marks its job failed and the server goes on.
+
+The manager lives in the event loop: one thread per running job only reads
+its pipe and hands each message to the loop, so job state changes in one thread.
+
+>>> from ksolve.web.requests import JobOptions
+>>> job = Job("0", JobSpec("solve", "", "<problem>", JobOptions(), 0))
+>>> job.view()["state"], job.finished
+('queued', False)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any, Callable
+
+from ksolve.web.worker import JobOutput, JobSpec, run_job
+
+QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
+FINAL_STATES = (DONE, FAILED, CANCELLED)
+GRACE_SECONDS = 60.0
+"""A job is stopped when it runs this long past its time limit (the limit bounds the search;
+reading the belief and writing the report come on top)."""
+KEEP_FINISHED = 100
+"""Finished jobs kept for their results (the oldest forgotten first)."""
+_CONTEXT = multiprocessing.get_context("spawn")
+
+
+class QueueFull(Exception):
+    """No room for another job."""
+
+
+@dataclass
+class Job:
+    id: str
+    spec: JobSpec
+    name: str | None = None
+    """The stored problem it verifies (its verdict is kept)."""
+    state: str = QUEUED
+    progress: dict[str, Any] = field(default_factory=dict)
+    output: JobOutput | None = None
+    error: str | None = None
+    created: float = field(default_factory=time.time)
+    started: float | None = None
+    ended: float | None = None
+    process: BaseProcess | None = None
+    subscribers: list[asyncio.Queue] = field(default_factory=list)
+
+    @property
+    def finished(self) -> bool:
+        return self.state in FINAL_STATES
+
+    def view(self) -> dict[str, Any]:
+        """The job as ``GET /api/jobs/{id}`` answers it."""
+        return {"id": self.id, "action": self.spec.action, "name": self.name, "state": self.state,
+                "progress": self.progress, "result": self.output.result if self.output else None,
+                "error": self.error, "has_report": bool(self.output and self.output.html),
+                "has_certificate": bool(self.output and self.output.certificate),
+                "created": self.created, "started": self.started, "ended": self.ended}
+
+
+class JobManager:
+    """Queue, run, watch and cancel jobs; ``on_finished(job)`` hears of every job that ends."""
+
+    def __init__(self, max_running: int, max_queued: int,
+                 on_finished: Callable[[Job], None] | None = None) -> None:
+        self.max_running, self.max_queued = max_running, max_queued
+        self.on_finished = on_finished
+        self.jobs: OrderedDict[str, Job] = OrderedDict()
+        self.queue: list[Job] = []
+        self.running: set[str] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def submit(self, spec: JobSpec, name: str | None = None) -> Job:
+        """Start ``spec`` now or queue it; ``QueueFull`` when the queue is full."""
+        if len(self.running) >= self.max_running and len(self.queue) >= self.max_queued:
+            raise QueueFull(f"too many jobs: {len(self.running)} running and {len(self.queue)} queued "
+                            f"(at most {self.max_running} and {self.max_queued}); try again when one ends")
+        self._loop = asyncio.get_running_loop()
+        job = Job(secrets.token_hex(8), spec, name)
+        self.jobs[job.id] = job
+        self.queue.append(job)
+        self._start_queued()
+        return job
+
+    def get(self, job_id: str) -> Job | None:
+        return self.jobs.get(job_id)
+
+    def cancel(self, job: Job) -> None:
+        """Cancel a queued or running job (its process terminated); a finished job stays as it is."""
+        if job.finished:
+            return
+        if job in self.queue:
+            self.queue.remove(job)
+        elif job.process is not None:
+            job.process.terminate()  # the pipe's thread sees the end and frees the slot
+        self._finish(job, CANCELLED)
+
+    def subscribe(self, job: Job) -> asyncio.Queue:
+        """A queue of ``(event, data)``: ``state`` and ``progress`` while the job goes on, ``done`` last."""
+        queue: asyncio.Queue = asyncio.Queue()
+        job.subscribers.append(queue)
+        return queue
+
+    def unsubscribe(self, job: Job, queue: asyncio.Queue) -> None:
+        if queue in job.subscribers:
+            job.subscribers.remove(queue)
+
+    def shutdown(self) -> None:
+        """Cancel every job (the server is stopping)."""
+        for job in list(self.jobs.values()):
+            self.cancel(job)
+
+    # --- in the event loop ------------------------------------------------------------
+    def _start_queued(self) -> None:
+        while self.queue and len(self.running) < self.max_running:
+            job = self.queue.pop(0)
+            receiver, sender = _CONTEXT.Pipe(duplex=False)
+            job.process = _CONTEXT.Process(target=run_job, args=(job.spec, sender), daemon=True,
+                                           name=f"ksolve-job-{job.id}")
+            job.process.start()
+            sender.close()  # the worker holds the only sending end: its death ends the pipe
+            job.state, job.started = RUNNING, time.time()
+            self.running.add(job.id)
+            self._publish(job, "state", {"state": RUNNING})
+            threading.Thread(target=self._watch, args=(job, receiver), daemon=True,
+                             name=f"ksolve-watch-{job.id}").start()
+
+    def _on_message(self, job: Job, message: tuple[str, Any]) -> None:
+        kind, data = message
+        if job.finished:
+            return
+        if kind == "progress":
+            job.progress = data
+            self._publish(job, "progress", data)
+        elif kind == "output":
+            job.output = data
+            self._finish(job, DONE)
+        else:
+            job.error = data
+            self._finish(job, FAILED)
+
+    def _on_exit(self, job: Job, exitcode: int | None, overtime: bool) -> None:
+        self.running.discard(job.id)
+        if not job.finished:
+            if overtime:
+                job.error = (f"stopped after {job.spec.options.timeout:g} s + {GRACE_SECONDS:g} s: "
+                             "over the job's time limit")
+            elif exitcode is not None and exitcode < 0:
+                job.error = f"the worker process was killed (signal {-exitcode}); the job is lost"
+            else:
+                job.error = f"the worker process ended without a result (exit code {exitcode})"
+            self._finish(job, FAILED)
+        self._start_queued()
+
+    def _finish(self, job: Job, state: str) -> None:
+        job.state, job.ended = state, time.time()
+        self._publish(job, "done", job.view())
+        if self.on_finished is not None:
+            self.on_finished(job)
+        self._forget_old()
+
+    def _publish(self, job: Job, event: str, data: dict[str, Any]) -> None:
+        for queue in job.subscribers:
+            queue.put_nowait((event, data))
+
+    def _forget_old(self) -> None:
+        finished = [job_id for job_id, job in self.jobs.items() if job.finished]
+        for job_id in finished[:max(0, len(finished) - KEEP_FINISHED)]:
+            del self.jobs[job_id]
+
+    # --- in the job's thread ----------------------------------------------------------
+    def _watch(self, job: Job, receiver: Connection) -> None:
+        """Hand the worker's messages to the loop until its pipe ends; stop it past its time limit."""
+        process, loop = job.process, self._loop
+        assert process is not None and loop is not None
+        timeout = job.spec.options.timeout
+        deadline = time.monotonic() + timeout + GRACE_SECONDS if timeout else None
+        overtime = False
+        with receiver:
+            while True:
+                try:
+                    if receiver.poll(0.5):
+                        _post(loop, self._on_message, job, receiver.recv())
+                        continue
+                except (EOFError, OSError):
+                    break
+                if deadline is not None and time.monotonic() > deadline and not overtime:
+                    overtime = True
+                    process.terminate()
+        process.join(5)
+        if process.is_alive():
+            process.kill()
+            process.join()
+        _post(loop, self._on_exit, job, process.exitcode, overtime)
+
+
+def _post(loop: asyncio.AbstractEventLoop, callback: Callable[..., None], *args: Any) -> None:
+    """Run ``callback(*args)`` in the event loop (nothing once the server has stopped it)."""
+    try:
+        loop.call_soon_threadsafe(callback, *args)
+    except RuntimeError:  # the loop is closed
+        pass

@@ -1,0 +1,153 @@
+"""What runs in worker processes: a job (solve, verify, or both as ``ksolve
+report`` does) sending its progress and its result back over a pipe, and the
+quick problem check of ``/api/problems/check``.  Only the library API is
+called; the result is the JSON ``--json`` prints.
+
+>>> summary = check_problem(open("problems/rotenberg-1976.toml").read(), 2**28)
+>>> summary.belief_size, summary.hidden[0].description, len(summary.possible["b"])
+(30, 'black bishop on 32 squares', 30)
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import traceback
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any, Callable
+
+import ksolve
+from ksolve.errors import InputError
+from ksolve.web.requests import JobOptions
+
+PROGRESS_EVERY = 0.25
+"""Seconds between two progress messages of a job (the first of each phase goes at once)."""
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """What a worker process is given."""
+
+    action: str
+    problem: str
+    """The problem's TOML."""
+    source: str
+    """How errors name the problem (``<problem>``, or the stored file's name)."""
+    options: JobOptions
+    memory: int
+    """The belief's memory budget in bytes."""
+
+
+@dataclass(frozen=True)
+class JobOutput:
+    """A finished job: ``result`` as ``--json`` prints it, the HTML report and the certificate (when solved)."""
+
+    result: dict[str, Any]
+    html: str | None = None
+    certificate: dict[str, Any] | None = None
+
+
+Message = tuple[str, Any]
+"""``("progress", {...})``, ``("output", JobOutput)`` or ``("error", "<one line>")``."""
+
+
+def run_job(spec: JobSpec, conn: Connection) -> None:
+    """A worker process's whole life: run ``spec``, send what it makes, close the pipe."""
+    try:
+        conn.send(("output", _run(spec, _progress_sender(conn))))
+    except InputError as error:
+        conn.send(("error", str(error)))
+    except Exception as error:  # a bug: the traceback goes to the server's stderr, the page gets one line
+        traceback.print_exc()
+        conn.send(("error", f"internal error: {type(error).__name__}: {error}"))
+    finally:
+        conn.close()
+
+
+def _run(spec: JobSpec, progress: Callable[[dict[str, Any]], None]) -> JobOutput:
+    from ksolve.report import render_report
+    from ksolve.report.json import result_json
+
+    options = spec.options
+
+    def enumeration(tried: int, total: int, kept: int) -> None:
+        progress({"phase": "belief", "tried": tried, "total": total, "positions": kept})
+
+    def search(phase: str):
+        return lambda stats, depth: progress({"phase": phase, "depth": depth, "nodes": stats.nodes,
+                                              "seconds": round(stats.seconds, 2)})
+
+    problem = ksolve.load_problem_text(spec.problem, spec.source, resources=ksolve.Resources(spec.memory, enumeration))
+    session = ksolve.Analysis(problem, options.rules, options.moves)
+    limits = ksolve.Limits(options.timeout or None, options.max_nodes)
+    if spec.action == "verify":
+        verification = ksolve.verify(session, limits=limits, tries=options.tries, duals=options.duals,
+                                     progress=search("verify"))
+        return JobOutput({"problem": problem.source, **verification.as_dict()})
+    solution = ksolve.solve(session, at_most=options.at_most, limits=limits, progress=search("solve"),
+                            search=options.search)
+    verification = None
+    if spec.action == "report" and solution.status != "unknown":
+        verification = ksolve.verify(session, limits=limits, tries=options.tries, duals=options.duals,
+                                     progress=search("verify"))
+    result = (json.loads(render_report("json", problem, solution, verification)) if spec.action == "report"
+              else result_json(solution, problem))
+    certificate = ksolve.certificate(problem, solution) if solution.status == "solved" else None
+    return JobOutput(result, render_report("html", problem, solution, verification), certificate)
+
+
+def _progress_sender(conn: Connection) -> Callable[[dict[str, Any]], None]:
+    """Send progress at most every ``PROGRESS_EVERY`` seconds (and at once when the phase changes)."""
+    last = {"phase": None, "at": 0.0}
+
+    def send(progress: dict[str, Any]) -> None:
+        now = time.monotonic()
+        if progress["phase"] != last["phase"] or now - last["at"] >= PROGRESS_EVERY:
+            last.update(phase=progress["phase"], at=now)
+            conn.send(("progress", progress))
+
+    return send
+
+
+@dataclass(frozen=True)
+class HiddenUnitSummary:
+    spec: str
+    description: str
+    optional: bool
+    squares: list[str]
+    """The squares the problem gives it."""
+
+
+@dataclass(frozen=True)
+class ProblemSummary:
+    """What the Compose page shows while the problem is edited."""
+
+    title: str
+    stipulation: str
+    moves: int
+    goal: str
+    rules: str
+    belief_size: int
+    hidden: list[HiddenUnitSummary] = field(default_factory=list)
+    possible: dict[str, list[str]] = field(default_factory=dict)
+    """Per black man type (``b``, ``n``...) whose square White does not know: where it may stand."""
+
+
+def check_problem(text: str, memory: int) -> ProblemSummary:
+    """Load ``text`` as the CLI loads a problem file (its belief within ``memory`` bytes) and sum it up.
+    Bad input raises ``InputError`` with its one line (rebuilt, so that it crosses the process boundary)."""
+    import chess
+
+    try:
+        problem = ksolve.load_problem_text(text, resources=ksolve.Resources(memory))
+        belief = problem.belief()
+    except InputError as error:
+        raise InputError(str(error)) from None
+    hidden = [HiddenUnitSummary(unit.spec, unit.describe(), unit.optional,
+                                [chess.square_name(s) for s in chess.scan_forward(unit.squares)])
+              for unit in problem.hidden]
+    possible = {piece.symbol(): [chess.square_name(s) for s in chess.scan_forward(squares)]
+                for piece, squares in belief.hidden_squares()}
+    return ProblemSummary(problem.title, problem.stipulation, problem.moves, problem.goal, problem.rules.name,
+                          len(belief), hidden, possible)
