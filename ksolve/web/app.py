@@ -5,10 +5,8 @@ Every answer of the API is JSON; every error is ``{"error": "<one line>"}``
 (``errors.py``): 400 unreadable JSON, 404 no such job or problem, 413 body
 too large, 422 bad input (the loader's line), 429 no room for another job.
 
->>> from starlette.testclient import TestClient
->>> with TestClient(create_app(None)) as client:
-...     client.post("/api/problems/check", content=b"stipulation = '#2'").json()
-{'error': "<problem>: rules: missing"}
+>>> [route.path for route in create_app(None).routes if route.path.startswith("/api/jobs")]
+['/api/jobs', '/api/jobs', '/api/jobs/{id}', '/api/jobs/{id}', '/api/jobs/{id}/events', '/api/jobs/{id}/report.html', '/api/jobs/{id}/certificate.json']
 """
 
 from __future__ import annotations
@@ -23,7 +21,7 @@ from typing import Any, AsyncIterator
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -58,10 +56,13 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
     checks = CheckPool(min(CHECK_WORKERS, max_running), check_memory)
 
     def keep_verdict(job: Job) -> None:
-        verification = (job.output.result if job.spec.action == "verify"
-                        else job.output.result.get("verification")) if job.output else None
-        if store is not None and job.name and job.state == DONE and verification:
+        if store is None or not job.name or job.state != DONE or job.spec.action != "verify" or not job.output:
+            return
+        verification, solution = job.output.result["verification"], job.output.result["solution"]
+        if verification is not None:
             store.record_verdict(job.name, job.spec.problem, verification["verdict"], verification["line"])
+        else:  # the solve was not decided in time
+            store.record_verdict(job.name, job.spec.problem, "unknown", f"not decided: {solution.get('reason', '')}")
 
     jobs = JobManager(max_running, max_queued, keep_verdict)
 
@@ -76,6 +77,9 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
             raise ApiError(404, f"no job {request.path_params['id']!r} (the last 100 finished jobs are kept)")
         return job
 
+    async def index(_request: Request) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
     async def info(_request: Request) -> JSONResponse:
         from ksolve.rules import RULE_SET_NAMES
 
@@ -88,8 +92,7 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
         return JSONResponse(asdict(await checks.check(await read_problem_text(request))))
 
     async def list_problems(_request: Request) -> JSONResponse:
-        listed = [asdict(problem) for problem in store.list()] if store is not None else []
-        return JSONResponse({"folder": store is not None, "problems": listed})
+        return JSONResponse([asdict(problem) for problem in the_store().list()])
 
     async def get_problem(request: Request) -> JSONResponse:
         name = request.path_params["name"]
@@ -171,7 +174,8 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
         Route("/api/jobs/{id}/report.html", job_report),
         Route("/api/jobs/{id}/certificate.json", job_certificate),
         *tryit.routes,
-        Mount("/", StaticFiles(directory=STATIC, html=True, check_dir=False), name="static"),
+        Route("/", index),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, middleware=[Middleware(BodyLimit, limit=max_body)],
                     exception_handlers=EXCEPTION_HANDLERS, lifespan=lifespan)

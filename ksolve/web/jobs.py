@@ -32,8 +32,8 @@ from ksolve.web.worker import JobOutput, JobSpec, run_job
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 FINAL_STATES = (DONE, FAILED, CANCELLED)
 GRACE_SECONDS = 60.0
-"""A job is stopped when it runs this long past its time limit (the limit bounds the search;
-reading the belief and writing the report come on top)."""
+"""A job is stopped when it runs this long past its searches' time limits (they bound the
+searches; reading the belief and writing the report come on top)."""
 KEEP_FINISHED = 100
 """Finished jobs kept for their results (the oldest forgotten first)."""
 _CONTEXT = multiprocessing.get_context("spawn")
@@ -50,7 +50,7 @@ class Job:
     name: str | None = None
     """The stored problem it verifies (its verdict is kept)."""
     state: str = QUEUED
-    progress: dict[str, Any] = field(default_factory=dict)
+    progress: dict[str, Any] | None = None
     output: JobOutput | None = None
     error: str | None = None
     created: float = field(default_factory=time.time)
@@ -157,8 +157,7 @@ class JobManager:
         self.running.discard(job.id)
         if not job.finished:
             if overtime:
-                job.error = (f"stopped after {job.spec.options.timeout:g} s + {GRACE_SECONDS:g} s: "
-                             "over the job's time limit")
+                job.error = f"stopped after {time_limit(job.spec):g} s: over the job's time limit"
             elif exitcode is not None and exitcode < 0:
                 job.error = f"the worker process was killed (signal {-exitcode}); the job is lost"
             else:
@@ -187,8 +186,7 @@ class JobManager:
         """Hand the worker's messages to the loop until its pipe ends; stop it past its time limit."""
         process, loop = job.process, self._loop
         assert process is not None and loop is not None
-        timeout = job.spec.options.timeout
-        deadline = time.monotonic() + timeout + GRACE_SECONDS if timeout else None
+        deadline = time.monotonic() + time_limit(job.spec)
         overtime = False
         with receiver:
             while True:
@@ -198,7 +196,7 @@ class JobManager:
                         continue
                 except (EOFError, OSError):
                     break
-                if deadline is not None and time.monotonic() > deadline and not overtime:
+                if time.monotonic() > deadline and not overtime:
                     overtime = True
                     process.terminate()
         process.join(5)
@@ -206,6 +204,12 @@ class JobManager:
             process.kill()
             process.join()
         _post(loop, self._on_exit, job, process.exitcode, overtime)
+
+
+def time_limit(spec: JobSpec) -> float:
+    """Seconds after which a job is stopped: its searches' limits (a verify job solves, then
+    verifies) and ``GRACE_SECONDS``."""
+    return spec.options.timeout * (2 if spec.action == "verify" else 1) + GRACE_SECONDS
 
 
 def _post(loop: asyncio.AbstractEventLoop, callback: Callable[..., None], *args: Any) -> None:

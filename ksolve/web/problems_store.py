@@ -1,21 +1,23 @@
 """The ``--problems DIR`` folder: its problem files (``NAME.toml``) listed with
-their last verdicts, read and saved.  A name is letters, digits, ``-``, ``_``
-and single dots; nothing is read or written outside the folder (no ``..``,
-no absolute path, no symbolic link leading out).  The verdicts live in a
-small cache file, each with the hash of the text it was found for, so that
-an edited problem shows none until it is verified again.
+their last verdicts, read and saved.  A name is lower-case letters, digits,
+``.``, ``_`` and ``-``, beginning with a letter or digit (at most 64); nothing
+is read or written outside the folder (no ``..``, no absolute path, no
+symbolic link leading out).  The verdicts live in a small cache file, each
+with the hash of the text it was found for, so that an edited problem shows
+none until it is verified again.
 
 >>> import tempfile
 >>> store = ProblemStore(Path(tempfile.mkdtemp()))
->>> store.save("mate-in-1", 'title = "A"\\nstipulation = "#1"\\n')
+>>> text = 'title = "A"\\nstipulation = "#1"\\n'
+>>> store.save("mate-in-1", text)
 True
->>> store.record_verdict("mate-in-1", 'title = "A"\nstipulation = "#1"\n', "sound", "sound: key 1.Rh8! (#1)")
+>>> store.record_verdict("mate-in-1", text, "sound", "sound: key 1.Rh8! (#1)")
 >>> [(p.name, p.title, p.verdict) for p in store.list()]
 [('mate-in-1', 'A', 'sound')]
 >>> store.read("../etc/passwd")
 Traceback (most recent call last):
 ...
-ksolve.web.errors.ApiError: name: '../etc/passwd' is not a problem name (letters, digits, - and _, single dots inside; at most 80)
+ksolve.web.errors.ApiError: name: '../etc/passwd' is not a problem name: lower-case letters, digits, '.', '_' and '-', beginning with a letter or digit, at most 64
 """
 
 from __future__ import annotations
@@ -32,8 +34,7 @@ from pathlib import Path
 from ksolve.errors import InputError, read_text
 from ksolve.web.errors import ApiError
 
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*")
-MAX_NAME = 80
+NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 SUFFIX = ".toml"
 VERDICTS = ".ksolve-verdicts.json"
 """The cache of verdicts, in the folder (a dot file: never listed, never a problem name)."""
@@ -111,8 +112,8 @@ class ProblemStore:
     def path(self, name: str) -> Path:
         """The file of the problem ``name``, checked to be directly inside the folder."""
         if not _valid(name):
-            raise ApiError(422, f"name: {name!r} is not a problem name (letters, digits, - and _, single dots "
-                                f"inside; at most {MAX_NAME})")
+            raise ApiError(422, f"name: {name!r} is not a problem name: lower-case letters, digits, '.', '_' and "
+                                "'-', beginning with a letter or digit, at most 64")
         path = self.folder / f"{name}{SUFFIX}"
         if not self._inside(path):
             raise ApiError(404, f"no problem {name!r} in the problems folder")
@@ -140,7 +141,7 @@ class ProblemStore:
 
 
 def _valid(name: str) -> bool:
-    return len(name) <= MAX_NAME and NAME.fullmatch(name) is not None and not name.endswith(SUFFIX)
+    return NAME.fullmatch(name) is not None
 
 
 def _digest(text: str) -> str:

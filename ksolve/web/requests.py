@@ -6,7 +6,7 @@ action and options, each bad part answered by ``ApiError`` with one line.
 >>> job_request({"problem": "x", "action": "mate"})
 Traceback (most recent call last):
 ...
-ksolve.web.errors.ApiError: action: 'mate' is not one of solve, verify, report
+ksolve.web.errors.ApiError: action: 'mate' is not one of solve, verify
 >>> job_request({"problem": "x", "options": {"timout": 5}})
 Traceback (most recent call last):
 ...
@@ -24,10 +24,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ksolve.web.errors import ApiError, error_response
 
-ACTIONS = ("solve", "verify", "report")
-"""What a job does: ``ksolve solve``, ``ksolve verify``, or both as ``ksolve report`` does."""
+ACTIONS = ("solve", "verify")
+"""What a job does: ``ksolve solve``, or solve and verify as ``ksolve report`` does."""
 DEFAULT_TIMEOUT = 600.0
 """A job's search time limit in seconds unless its options say otherwise (the CLI's default)."""
+MAX_TIMEOUT = 3600.0
 MAX_MOVES = 60
 
 
@@ -99,7 +100,7 @@ class JobOptions:
     """A job's options, as the CLI's options of ``solve`` / ``verify`` / ``report`` name them."""
 
     timeout: float = DEFAULT_TIMEOUT
-    """Seconds of search (status unknown past them); 0: no limit."""
+    """Seconds of search, each of solve and verify (status unknown past them)."""
     max_nodes: int | None = None
     moves: int | None = None
     """Mate in N (default: the stipulation)."""
@@ -131,11 +132,12 @@ def job_request(data: dict[str, Any]) -> JobRequest:
     name = data.get("name")
     if name is not None and not isinstance(name, str):
         raise ApiError(422, f"name: must be a string, got {type(name).__name__}")
-    problem = problem_field(data) if "problem" in data or name is None else None
+    problem = problem_field(data) if data.get("problem") is not None or name is None else None
     unknown = sorted(set(data) - {"action", "problem", "name", "options"})
     if unknown:
         raise ApiError(422, f"{unknown[0]}: unknown field (known: action, name, options, problem)")
-    return JobRequest(action, problem, name, job_options(data.get("options") or {}))
+    options = data.get("options")
+    return JobRequest(action, problem, name, job_options({} if options is None else options))
 
 
 def job_options(data: Any) -> JobOptions:
@@ -156,8 +158,8 @@ def _option(name: str, value: Any) -> Any:
 
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
     if name == "timeout":
-        if not number or value < 0:
-            raise fail("must be seconds (0: no limit)")
+        if not number or not 0 < value <= MAX_TIMEOUT:
+            raise fail(f"must be seconds, more than 0 and at most {MAX_TIMEOUT:g}")
         return float(value)
     if name in ("max_nodes", "moves", "tries"):
         low, high = {"max_nodes": (1, None), "moves": (1, MAX_MOVES), "tries": (0, None)}[name]

@@ -1,16 +1,17 @@
-"""What runs in worker processes: a job (solve, verify, or both as ``ksolve
-report`` does) sending its progress and its result back over a pipe, and the
-quick problem check of ``/api/problems/check``.  Only the library API is
-called; the result is the JSON ``--json`` prints.
+"""What runs in worker processes: a job sending its progress and its result
+back over a pipe, and the quick problem check of ``/api/problems/check``.
+Only the library API is called.  A ``solve`` job's result is what ``ksolve
+solve --json`` prints; a ``verify`` job solves, then verifies as ``ksolve
+report`` does: ``{"solution": <solve JSON>, "verification": <verify JSON> | null}``
+(null when the solve was not decided in time).
 
 >>> summary = check_problem(open("problems/rotenberg-1976.toml").read(), 2**28)
->>> summary.belief_size, summary.hidden[0].description, len(summary.possible["b"])
-(30, 'black bishop on 32 squares', 30)
+>>> summary.size, summary.hidden[0].name, len(summary.hidden[0].squares), len(summary.possible["b"])
+(30, 'bishop', 32, 30)
 """
 
 from __future__ import annotations
 
-import json
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -71,8 +72,11 @@ def _run(spec: JobSpec, progress: Callable[[dict[str, Any]], None]) -> JobOutput
 
     options = spec.options
 
+    started = time.monotonic()
+
     def enumeration(tried: int, total: int, kept: int) -> None:
-        progress({"phase": "belief", "tried": tried, "total": total, "positions": kept})
+        progress({"phase": "belief", "depth": 0, "nodes": 0, "seconds": round(time.monotonic() - started, 2),
+                  "tried": tried, "total": total, "positions": kept})
 
     def search(phase: str):
         return lambda stats, depth: progress({"phase": phase, "depth": depth, "nodes": stats.nodes,
@@ -81,18 +85,15 @@ def _run(spec: JobSpec, progress: Callable[[dict[str, Any]], None]) -> JobOutput
     problem = ksolve.load_problem_text(spec.problem, spec.source, resources=ksolve.Resources(spec.memory, enumeration))
     session = ksolve.Analysis(problem, options.rules, options.moves)
     limits = ksolve.Limits(options.timeout or None, options.max_nodes)
-    if spec.action == "verify":
-        verification = ksolve.verify(session, limits=limits, tries=options.tries, duals=options.duals,
-                                     progress=search("verify"))
-        return JobOutput({"problem": problem.source, **verification.as_dict()})
     solution = ksolve.solve(session, at_most=options.at_most, limits=limits, progress=search("solve"),
                             search=options.search)
     verification = None
-    if spec.action == "report" and solution.status != "unknown":
+    if spec.action == "verify" and solution.status != "unknown":
         verification = ksolve.verify(session, limits=limits, tries=options.tries, duals=options.duals,
                                      progress=search("verify"))
-    result = (json.loads(render_report("json", problem, solution, verification)) if spec.action == "report"
-              else result_json(solution, problem))
+    result = result_json(solution, problem)
+    if spec.action == "verify":
+        result = {"solution": result, "verification": verification.as_dict() if verification else None}
     certificate = ksolve.certificate(problem, solution) if solution.status == "solved" else None
     return JobOutput(result, render_report("html", problem, solution, verification), certificate)
 
@@ -112,23 +113,29 @@ def _progress_sender(conn: Connection) -> Callable[[dict[str, Any]], None]:
 
 @dataclass(frozen=True)
 class HiddenUnitSummary:
-    spec: str
-    description: str
-    optional: bool
+    piece: str
+    """Its piece letter (upper case: White's), or the alternatives: ``q|r|b|n``."""
+    name: str
+    """``bishop``, ``queen or rook``..."""
     squares: list[str]
     """The squares the problem gives it."""
+    optional: bool
 
 
 @dataclass(frozen=True)
 class ProblemSummary:
     """What the Compose page shows while the problem is edited."""
 
-    title: str
+    size: int
+    """The belief's size: the positions White cannot tell apart."""
     stipulation: str
     moves: int
-    goal: str
     rules: str
-    belief_size: int
+    goal: str
+    fen: str | None
+    """The visible men (None for a problem given as a list of positions)."""
+    title: str
+    author: str
     hidden: list[HiddenUnitSummary] = field(default_factory=list)
     possible: dict[str, list[str]] = field(default_factory=dict)
     """Per black man type (``b``, ``n``...) whose square White does not know: where it may stand."""
@@ -144,10 +151,12 @@ def check_problem(text: str, memory: int) -> ProblemSummary:
         belief = problem.belief()
     except InputError as error:
         raise InputError(str(error)) from None
-    hidden = [HiddenUnitSummary(unit.spec, unit.describe(), unit.optional,
-                                [chess.square_name(s) for s in chess.scan_forward(unit.squares)])
+    hidden = [HiddenUnitSummary("|".join(chess.piece_symbol(p).upper() if unit.color else chess.piece_symbol(p)
+                                         for p in unit.pieces),
+                                " or ".join(chess.piece_name(p) for p in unit.pieces),
+                                [chess.square_name(s) for s in chess.scan_forward(unit.squares)], unit.optional)
               for unit in problem.hidden]
     possible = {piece.symbol(): [chess.square_name(s) for s in chess.scan_forward(squares)]
                 for piece, squares in belief.hidden_squares()}
-    return ProblemSummary(problem.title, problem.stipulation, problem.moves, problem.goal, problem.rules.name,
-                          len(belief), hidden, possible)
+    return ProblemSummary(len(belief), problem.stipulation, problem.moves, problem.rules.name, problem.goal,
+                          problem.fen, problem.title, problem.author, hidden, possible)
