@@ -300,6 +300,26 @@ def test_info_and_the_pages(client):
     assert one_line_error(client.get("/static/none.js"), 404)
 
 
+# --- ksolve serve -------------------------------------------------------------------------------
+def test_serve_says_a_port_in_use_in_one_line_and_warns_off_loopback():
+    import socket
+
+    from click.testing import CliRunner
+
+    from ksolve.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        result = CliRunner().invoke(main, ["serve", "--port", port])
+        assert result.exit_code == 2
+        assert result.output == f"ksolve: error: --host/--port: cannot listen on 127.0.0.1:{port}: the port is in use " \
+                                "(another server?)\n"
+        result = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--port", port])
+        assert result.output.startswith("ksolve: warning: listening on 0.0.0.0: whoever reaches this machine")
+
+
 def test_an_internal_error_is_one_logged_line(app, caplog):
     def broken():
         raise RuntimeError("boom")

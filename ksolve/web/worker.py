@@ -12,6 +12,7 @@ report`` does: ``{"solution": <solve JSON>, "verification": <verify JSON> | null
 
 from __future__ import annotations
 
+import os
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -22,6 +23,9 @@ import ksolve
 from ksolve.errors import InputError
 from ksolve.web.requests import JobOptions
 
+JOB_NICENESS = 10
+"""How much a job's process yields the processor (Unix ``nice``): a long search runs in the
+background, and the pages' quick checks and answers come first."""
 PROGRESS_EVERY = 0.25
 """Seconds between two progress messages of a job (the first of each phase goes at once)."""
 
@@ -55,6 +59,8 @@ Message = tuple[str, Any]
 
 def run_job(spec: JobSpec, conn: Connection) -> None:
     """A worker process's whole life: run ``spec``, send what it makes, close the pipe."""
+    if hasattr(os, "nice"):  # not on Windows
+        os.nice(JOB_NICENESS)
     try:
         conn.send(("output", _run(spec, _progress_sender(conn))))
     except InputError as error:

@@ -1,0 +1,117 @@
+"""A bounded load test of the workbench on loopback: ``ksolve serve`` in a
+subprocess on a free port, two verifications of Rotenberg 1976 running (each
+in its worker process, about 30 s of work: they outlast the test), and 50
+clients posting ``/api/problems/check`` as fast as the answers come, for
+``--seconds`` (10).  Writes the latency percentiles and the counts to
+``benchmarks/results/web.json``, cancels the jobs and stops the server.
+
+    python benchmarks/bench_web.py --seconds 10 --clients 50
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from common import machine
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = Path(__file__).resolve().parent / "results" / "web.json"
+ROTENBERG = (ROOT / "problems" / "rotenberg-1976.toml").read_text()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(port: int) -> subprocess.Popen:
+    """``ksolve serve`` on ``port``, once it answers."""
+    server = subprocess.Popen([sys.executable, "-m", "ksolve.cli", "serve", "--port", str(port), "--jobs", "2"],
+                              cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/info", timeout=1).raise_for_status()
+            return server
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    server.kill()
+    raise SystemExit(f"the server did not start: {server.stderr.read() if server.stderr else ''}")
+
+
+async def load(base: str, clients: int, seconds: float, verifications: int) -> dict:
+    latencies: list[float] = []
+    statuses: dict[str, int] = {}
+    async with httpx.AsyncClient(base_url=base, timeout=30,
+                                 limits=httpx.Limits(max_connections=clients)) as client:
+        jobs = [(await client.post("/api/jobs", json={"problem": ROTENBERG, "action": "verify"})).json()["id"]
+                for _ in range(verifications)]
+        await client.post("/api/problems/check", json={"problem": ROTENBERG})  # the check pool's first load
+        end = time.monotonic() + seconds
+
+        async def one_client() -> None:
+            while time.monotonic() < end:
+                start = time.perf_counter()
+                response = await client.post("/api/problems/check", json={"problem": ROTENBERG})
+                latencies.append(time.perf_counter() - start)
+                statuses[str(response.status_code)] = statuses.get(str(response.status_code), 0) + 1
+
+        started = time.monotonic()
+        await asyncio.gather(*(one_client() for _ in range(clients)))
+        elapsed = time.monotonic() - started
+        states = [(await client.get(f"/api/jobs/{job}")).json() for job in jobs]
+        for job in jobs:
+            await client.delete(f"/api/jobs/{job}")
+    ordered = sorted(latencies)
+    return {
+        "clients": clients, "verifications": verifications, "seconds": round(elapsed, 2), "requests": len(latencies), "statuses": statuses,
+        "requests_per_second": round(len(latencies) / elapsed, 1),
+        "latency_ms": {"p50": round(1000 * statistics.median(ordered), 1),
+                       "p95": round(1000 * ordered[int(0.95 * (len(ordered) - 1))], 1),
+                       "p99": round(1000 * ordered[int(0.99 * (len(ordered) - 1))], 1),
+                       "max": round(1000 * ordered[-1], 1)},
+        "verifications_running_at_the_end": sum(state["state"] == "running" for state in states),
+        "verification_progress_at_the_end": [state["progress"] for state in states],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--verifications", type=int, default=2, help="Verifications running meanwhile.")
+    args = parser.parse_args()
+    load_average = os.getloadavg()[0]  # other work on the machine weighs on the figures
+    port = free_port()
+    server = start_server(port)
+    try:
+        figures = asyncio.run(load(f"http://127.0.0.1:{port}", args.clients, args.seconds, args.verifications))
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    figures["machine"] = machine()
+    figures["load_average_before"] = load_average
+    figures["command"] = (f"python benchmarks/bench_web.py --seconds {args.seconds:g} --clients {args.clients} "
+                          f"--verifications {args.verifications}")
+    RESULTS.write_text(json.dumps(figures, indent=1) + "\n")
+    print(json.dumps({key: figures[key] for key in ("requests", "requests_per_second", "statuses", "latency_ms",
+                                                    "verifications_running_at_the_end", "load_average_before")}))
+
+
+if __name__ == "__main__":
+    main()
