@@ -300,6 +300,18 @@ def test_info_and_the_pages(client):
     assert one_line_error(client.get("/static/none.js"), 404)
 
 
+
+def test_the_server_stands_on_the_library_api():
+    import ast
+
+    forbidden = ("ksolve.board", "ksolve.rules.kernels", "ksolve.search", "ksolve.belief", "ksolve.hidden",
+                 "ksolve.solver", "ksolve.verification", "ksolve.analysis", "ksolve.problem")
+    for name in ("app", "checks", "errors", "jobs", "problems_store", "requests", "server", "worker"):
+        tree = ast.parse((ROOT / "ksolve" / "web" / f"{name}.py").read_text())
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        assert not [module for module in imported if module.startswith(forbidden)], (name, imported)
+
 # --- ksolve serve -------------------------------------------------------------------------------
 def test_serve_says_a_port_in_use_in_one_line_and_warns_off_loopback():
     import socket
