@@ -28,8 +28,9 @@ claiming anything.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 import chess
 import numpy as np
@@ -43,7 +44,8 @@ from ksolve.problem import Problem
 from ksolve.rules import codes
 from ksolve.rules.base import FRESH, MUST_CAPTURE, MUST_TRY, Outcome, RuleSet
 from ksolve.rules.referee import own_board_moves, pawn_diagonal_attempts
-from ksolve.search.base import make_search
+from ksolve.search.base import Search, make_search
+from ksolve.search.orthodox import OrthodoxTable
 from ksolve.search.run import Limits, SearchAborted, SearchRun
 from ksolve.solution import belief_summary, black_moves, move_label, played_label
 from ksolve.verification import ENDS, NO_WIN, _refuting, refutation_text
@@ -52,6 +54,9 @@ __all__ = ["STEP_LIMITS", "Reveal", "Trial", "TrialStep", "TrialView"]
 
 STEP_LIMITS = Limits(seconds=10.0)
 """What one step (and the start) may search: Rotenberg 1976 needs at most about 5 s."""
+ORTHODOX_SLOTS = 1 << 20
+"""The slots of a trial's full-information bound table (19 MB; the solver's 8M slots,
+152 MB once touched, are no faster on the bundled problems, and a server keeps many trials)."""
 ANY = "any"
 
 
@@ -170,7 +175,9 @@ class Trial:
         self.rules: RuleSet = self.analysis.rules
         self.limits = limits or STEP_LIMITS
         self.prover = self.analysis.prover(self.limits)
-        self.search = make_search("pn", self.prover)
+        self.prover.orthodox = OrthodoxTable(ORTHODOX_SLOTS)
+        self.search: Search | None = None
+        """The step's proof-number search (its caches dropped after the step; the prover's table stays)."""
         self.goal = self.rules.goal.replace("-", " ")
         self.hidden_types = tuple(sorted(piece.piece_type for piece, _ in self.analysis.belief.hidden_squares()))
         self.move_number = 1
@@ -189,7 +196,8 @@ class Trial:
         self.belief = self.analysis.belief
         self.forced_win: bool | None = None
         options = [_Class(first.key, first.label, first.belief, Outcome.REFUSED) for first in classes]
-        choice = self._choose(options, self.moves_left)
+        with self._searching():
+            choice = self._choose(options, self.moves_left)
         if len(classes) > 1:
             self.heard.append(f"Before 1.: {choice.chosen.words}")
             self._turns.append(_Turn(self.belief, None, choice.chosen))
@@ -203,20 +211,29 @@ class Trial:
         Raises ``InputError`` (one line) for an attempt that is no move of
         White's men on his own board, one refused already this turn, a
         question that cannot be asked now, or any attempt after the end."""
-        run = SearchRun(self.limits)
-        self.prover.run = self.search.run = run
         if self.over:
             raise InputError(f"the game is over ({self.result}): start a new trial")
         token = str(uci).strip().lower()
         number, was_winning = self.move_number, self.forced_win
-        if token in (ANY, "any?"):
-            step = self._ask(number, was_winning)
-        else:
-            move = self._valid_move(token)
-            step = self._play(move, number, was_winning)
+        with self._searching() as run:
+            if token in (ANY, "any?"):
+                step = self._ask(number, was_winning)
+            else:
+                step = self._play(self._valid_move(token), number, was_winning)
         step.seconds = run.stats.seconds
         self.steps.append(step)
         return step
+
+    @contextmanager
+    def _searching(self) -> Iterator[SearchRun]:
+        """A search for one step, within the trial's limits."""
+        run = SearchRun(self.limits)
+        self.prover.run = run
+        self.search = make_search("pn", self.prover)
+        try:
+            yield run
+        finally:
+            self.search = None
 
     def _ask(self, number: int, was_winning: bool | None) -> TrialStep:
         rules = self.rules
@@ -381,6 +398,7 @@ class Trial:
         return None
 
     def _wins(self, belief: BeliefState, moves: int, state: int) -> bool:
+        assert self.search is not None
         return moves > 0 and self.search.wins(belief, moves, state)
 
     def _wins_within(self, option: _Class, moves: int) -> bool:

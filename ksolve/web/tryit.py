@@ -43,8 +43,9 @@ from ksolve.errors import InputError
 from ksolve.web.errors import ApiError, error_response
 from ksolve.web.requests import problem_field, read_json
 
-MAX_TRIALS = 64
-"""Trials kept at once; starting one more drops the least recently used."""
+MAX_TRIALS = 32
+"""Trials kept at once (a trial holds its search table: about 30 MB after a long game of
+Rotenberg 1976); starting one more drops the least recently used."""
 TRIAL_MEMORY = 256 << 20
 """The belief's memory budget of a trial (about 620,000 positions), as a problem check's."""
 
