@@ -257,7 +257,6 @@ class Trial:
         except ValueError as error:
             raise InputError(f"move: {error}") from None
         diagonal = pawn_diagonal_attempts(row)
-        label = token
         if move not in own_board_moves(row) | diagonal:
             raise InputError(f"move: {token} is not a move of White's men on his own board")
         label = move_label(self.belief, move)

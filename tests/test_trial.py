@@ -191,3 +191,20 @@ def test_the_store_keeps_the_most_recently_used_trials():
     assert store.get(first).trial == "one" and len(store) == 2
     with pytest.raises(ApiError):
         store.get(second)
+
+
+def test_a_capture_that_stalemates_ends_the_game_at_once(problem):
+    trial = Trial(problem)
+    step = trial.attempt("f6e5")  # the bishop on e5 is the worst class: Bxe5 stalemates
+    assert (step.answer, step.san, step.mate_kept, step.refutation) == (
+        "Capture at e5, stalemate", "Bxe5", False, "capture at e5, stalemate!")
+    assert (trial.over, trial.result, trial.reveal().moves) == (True, "stalemate", ["Bxe5"])
+    assert chess.Board(trial.reveal().fen).piece_at(chess.E5) == chess.Piece.from_symbol("b")
+
+
+def test_the_last_move_without_mate_ends_the_game_without_a_reply():
+    trial = Trial(ksolve.load_problem_text(
+        'stipulation = "#1"\nrules = "berkeley"\n[position]\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\n'))
+    step = trial.attempt("h1h2")
+    assert (step.reply, step.mate_kept, trial.over, trial.result) == (None, False, True, "no mate in time")
+    assert trial.view().reveal.moves == ["Rh2"]
