@@ -12,7 +12,7 @@ import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from ksolve.web.worker import ProblemSummary, check_problem
+from ksolve.web.worker import ProblemSummary, check_problem, exit_with_parent
 
 
 class CheckPool:
@@ -30,7 +30,8 @@ class CheckPool:
 
     async def _run(self, text: str) -> ProblemSummary:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(self.workers, multiprocessing.get_context("spawn"),
+                                             initializer=exit_with_parent)
         pool = self._pool
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, check_problem, text, self.memory)

@@ -10,12 +10,17 @@ with uvicorn until Ctrl-C (which cancels the running jobs).
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import socket
 from pathlib import Path
+from types import FrameType
 from typing import Callable
 
+import uvicorn
+
 from ksolve.errors import InputError
+from ksolve.web.jobs import JobManager
 
 
 def is_loopback(host: str) -> bool:
@@ -57,8 +62,6 @@ def serve(host: str, port: int, problems_dir: Path | None, max_running: int, ope
     """Serve the workbench until Ctrl-C; ``say`` tells the URL."""
     import webbrowser
 
-    import uvicorn
-
     from ksolve.web.app import create_app
 
     sock = bind(host, port)
@@ -68,4 +71,21 @@ def serve(host: str, port: int, problems_dir: Path | None, max_running: int, ope
         f"{f', problems in {problems_dir}' if problems_dir else ''}); Ctrl-C stops it")
     if open_browser:
         webbrowser.open(url)
-    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=3)
+    JobsFirstServer(config, app.state.jobs).run(sockets=[sock])
+
+
+class JobsFirstServer(uvicorn.Server):
+    """uvicorn's server, which on Ctrl-C (or SIGTERM) first cancels the jobs: their event
+    streams end with ``done`` instead of holding the shutdown until the jobs end."""
+
+    def __init__(self, config: uvicorn.Config, jobs: JobManager) -> None:
+        super().__init__(config)
+        self.jobs = jobs
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        try:
+            asyncio.get_running_loop().call_soon_threadsafe(self.jobs.shutdown)
+        except RuntimeError:  # no loop running yet
+            pass
+        super().handle_exit(sig, frame)

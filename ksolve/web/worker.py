@@ -13,6 +13,7 @@ report`` does: ``{"solution": <solve JSON>, "verification": <verify JSON> | null
 from __future__ import annotations
 
 import os
+import threading
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -57,8 +58,21 @@ Message = tuple[str, Any]
 """``("progress", {...})``, ``("output", JobOutput)`` or ``("error", "<one line>")``."""
 
 
+def exit_with_parent() -> None:
+    """End this worker process when the server's does, even a killed server that could not tell it."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="ksolve-parent-watch").start()
+
+
 def run_job(spec: JobSpec, conn: Connection) -> None:
     """A worker process's whole life: run ``spec``, send what it makes, close the pipe."""
+    exit_with_parent()
     if hasattr(os, "nice"):  # not on Windows
         os.nice(JOB_NICENESS)
     try:
