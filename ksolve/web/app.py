@@ -38,6 +38,7 @@ MAX_BODY = 256 * 1024
 CHECK_MEMORY = 256 << 20
 """The belief's memory budget of a check (about 620,000 positions); a job has its own, larger one."""
 CHECK_WORKERS = 2
+"""Processes of the check pool (a check takes about a millisecond: two keep answering while one loads a large belief)."""
 KEEPALIVE_SECONDS = 15.0
 """Seconds between two comment lines of an idle event stream (so proxies and browsers keep it open)."""
 
