@@ -85,7 +85,7 @@ export function initLibrary() {
         // by name: the server verifies the stored file and keeps its verdict for this list
         const { id } = await api('POST', '/api/jobs', { name: problem.name, action: 'verify', options: { timeout } });
         running = id;
-        const job = await followJob(id, p => setVerdict(problem.name, problem.verdict, `(depth ${p.depth}, ${Number(p.seconds).toFixed(0)} s)`));
+        const job = await followJob(id, p => setVerdict(problem.name, problem.verdict, `(${p.phase ? `${p.phase}, ` : ''}depth ${p.depth}, ${Number(p.seconds).toFixed(0)} s)`));
         running = null;
         if (job.state === 'done') {
           const verification = job.result?.verification;

@@ -54,6 +54,16 @@ export function dualText(dual) {
   return `${after}${number}.${dual.played ?? '?'} (also ${also}${speed})`;
 }
 
+/** "Verifying (solve): depth 6, 1,136 nodes, 1.4 s" from a progress event. */
+export function progressText(action, progress) {
+  const doing = action === 'solve' ? 'Solving' : 'Verifying';
+  const phase = progress.phase && progress.phase !== action ? ` (${progress.phase})` : '';
+  if (progress.phase === 'belief' && progress.total) {
+    return `${doing}${phase}: ${count(progress.tried || 0)} of ${count(progress.total)} placements, ${Number(progress.seconds).toFixed(1)} s`;
+  }
+  return `${doing}${phase}: depth ${progress.depth}, ${count(progress.nodes)} nodes, ${Number(progress.seconds).toFixed(1)} s`;
+}
+
 export function initVerify() {
   let job = null; // {id, action} of the running or last job
   let running = false;
@@ -90,10 +100,7 @@ export function initVerify() {
     try {
       const { id } = await api('POST', '/api/jobs', { problem: toml, action, options });
       job = { id, action, toml };
-      const done = await followJob(id, progress => {
-        status(`${action === 'solve' ? 'Solving' : 'Verifying'}: depth ${progress.depth}, ` +
-               `${count(progress.nodes)} nodes, ${Number(progress.seconds).toFixed(1)} s`, 'pending');
-      });
+      const done = await followJob(id, progress => status(progressText(action, progress), 'pending'));
       show(done);
     } catch (error) {
       status(error.message, 'bad');
@@ -222,11 +229,11 @@ export function initVerify() {
   $('run-verify').addEventListener('click', () => run('verify'));
   $('run-cancel').addEventListener('click', async () => {
     if (!job) return;
+    status('Cancelling…', 'pending'); // the stream's `done` event then says "Cancelled."
     try {
       await api('DELETE', `/api/jobs/${encodeURIComponent(job.id)}`);
-      status('Cancelling…', 'pending');
     } catch (error) {
-      status(error.message, 'bad');
+      if (running) status(error.message, 'bad');
     }
   });
   setRunning(false);

@@ -1,0 +1,194 @@
+"""The workbench page (``ksolve serve``) driven in a real headless Chromium.
+
+Debian's ``/usr/bin/chromium`` (``.ci/run`` installs it) through Playwright's
+Python package, against the real server (``create_app`` under uvicorn in a
+child process on a free loopback port, over a temporary problems folder).
+The helpers (server, clicks on board squares, composing Rotenberg 1976) are
+``docs/workbench_screenshots.py``'s, which photographs the same pages.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium (.ci/run installs it)")
+playwright_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright's Python package (the test extra)")
+expect = playwright_api.expect
+
+BAD_TOML = 'stipulation = "#2"\nrules = "berkeley"\n[position]\nfen = "8/8/8/8/8/8/8/8 w - - 0 1"\nhidden = [\n'
+
+
+@pytest.fixture(scope="module")
+def workbench():
+    spec = importlib.util.spec_from_file_location("workbench_screenshots", ROOT / "docs" / "workbench_screenshots.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def server(workbench, tmp_path_factory):
+    folder = workbench.problems_folder(tmp_path_factory.mktemp("problems"), ("foster-1996",))
+    with workbench.serve(folder) as url:
+        yield url, folder
+
+
+@pytest.fixture(scope="module")
+def browser(workbench):
+    with playwright_api.sync_playwright() as playwright:
+        browser = workbench.launch(playwright, str(CHROMIUM))
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    """A fresh page of the workbench; at the end, no request left the server's origin and no script failed."""
+    url, _ = server
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    outside, errors = [], []
+    page.on("request", lambda request: None if request.url.startswith((url, "data:", "blob:")) else outside.append(request.url))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    yield page
+    context.close()
+    assert outside == [], "the page asked for something outside the server"
+    assert errors == []
+
+
+def test_compose_rotenberg_by_clicks_paints_the_30_dark_squares_and_counts_30_positions(page, workbench) -> None:
+    workbench.compose_rotenberg(page)
+    assert page.input_value("#fen") == "8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1"
+    page.click("#unit-0 button.paint-unit")
+    painted = page.locator("#compose-board square.paint")
+    expect(painted).to_have_count(30)  # 32 dark squares, f6 and h2 taken
+    assert "f6" not in page.input_value("#unit-0 .unit-spec")
+    expect(page.locator("#unit-0 .unit-count")).to_have_text("30 squares (dark)")
+    toml = page.input_value("#toml")
+    assert 'fen = "8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1"' in toml
+    assert 'hidden = [{piece = "b", squares = "dark"}]' in toml and 'stipulation = "#8"' in toml
+    expect(page.locator("#problem-line")).to_contain_text("30 positions")
+    # painting by hand: a click takes a square out (the form writes the squares out), another puts it back
+    workbench.click_square(page, "#compose-board", "a1")
+    expect(painted).to_have_count(29)
+    expect(page.locator("#check-status")).to_contain_text("29 positions")
+    assert '"c1", "e1"' in page.input_value("#toml") and '"a1"' not in page.input_value("#toml")
+    workbench.click_square(page, "#compose-board", "a1")
+    expect(page.locator("#check-status")).to_contain_text("30 positions")
+
+
+@pytest.mark.slow  # Rotenberg's verification: about a minute on a 2-core machine
+def test_verify_shows_sound_and_the_key_and_try_it_says_nf2_loses_the_mate(page, workbench) -> None:
+    workbench.compose_rotenberg(page)
+    page.click("#tab-verify")
+    page.click("#run-verify")
+    expect(page.locator("#run-cancel")).to_be_enabled()
+    verdict = page.locator("#verdict .verdict")
+    expect(verdict).to_contain_text("Sound", timeout=180_000)
+    expect(verdict).to_contain_text("key 1.Rg2!")
+    assert page.locator("#verdict .verdict").get_attribute("data-verdict") == "sound"
+    expect(page.locator("#solution-text")).to_contain_text("1.Rg2! 2.Rg8 3.Rh8 4.Rh5 5.Rb5 6.Rb1 7.Nf2+ Bxf2 8.Kxf2#")
+    expect(page.locator("#verification-lists .tries")).to_contain_text("1.Nf2+? Bxf2! (no mate in 7)")
+    expect(page.locator("#verification-lists")).to_contain_text("Duals (0 in the main line, 3 minor)")
+    # the report with its diagrams, from the server, in the frame
+    report = page.frame_locator("#report-frame")
+    expect(report.locator(".verdict.good")).to_contain_text("Sound")
+    expect(report.locator("section.tree svg").first).to_be_visible()
+    assert page.locator('#exports a[href$="certificate.json"]').count() == 1
+
+    page.click("#tab-try")
+    page.click("#try-start")
+    expect(page.locator("#try-stop")).to_be_enabled(timeout=60_000)
+    expect(page.locator("#try-board piece.white:not(.ghost)")).to_have_count(4)  # White's own men only: K, R, B, N
+    expect(page.locator("#try-board piece.black:not(.ghost)")).to_have_count(0)
+    expect(page.locator("#try-facts")).to_contain_text("30 positions")
+    workbench.drag_move(page, "#try-board", "d3", "f2")
+    warning = page.locator("#try-answer .warning")
+    expect(warning).to_contain_text("loses the forced mate", timeout=60_000)
+    expect(warning).to_contain_text("Bxf2!")
+    expect(page.locator("#try-heard")).to_contain_text("1.Nf2+")
+    # on to the end: Kxf2 stalemates, the fog lifts on the bishop's square and the game
+    page.fill("#try-move", "f1f2")
+    page.press("#try-move", "Enter")
+    expect(page.locator("#try-reveal")).to_be_visible(timeout=60_000)
+    expect(page.locator("#reveal-board piece.black.bishop:not(.ghost)")).to_have_count(1)
+    expect(page.locator("#replay-moves")).to_contain_text("Nf2+")
+
+
+def test_a_running_verification_shows_its_progress_and_can_be_cancelled(page) -> None:
+    page.fill("#toml", (ROOT / "problems" / "rotenberg-1976.toml").read_text())
+    expect(page.locator("#check-status")).to_contain_text("30 positions")
+    page.click("#tab-verify")
+    page.click("#run-verify")
+    expect(page.locator("#run-status")).to_contain_text("depth", timeout=60_000)
+    expect(page.locator("#run-status")).to_contain_text("nodes")
+    page.click("#run-cancel")
+    expect(page.locator("#run-status")).to_have_text("Cancelled.", timeout=20_000)
+    expect(page.locator("#run-verify")).to_be_enabled()
+    assert page.locator("#run-result").is_hidden()
+
+
+def test_bad_toml_pasted_into_the_textarea_shows_the_loaders_one_line(page) -> None:
+    expect(page.locator("#check-status")).to_contain_text("1 position")
+    page.fill("#toml", BAD_TOML)
+    status = page.locator("#check-status")
+    expect(status).to_have_class(re.compile(r"\bbad\b"))
+    expect(status).to_contain_text("toml: ")
+    assert "\n" not in status.inner_text().strip() and "Traceback" not in status.inner_text()
+    expect(page.locator("#problem-line")).to_contain_text("error")
+    # a good file pasted fills the form
+    page.fill("#toml", (ROOT / "problems" / "foster-1996.toml").read_text())
+    expect(status).to_contain_text("25 positions")
+    assert page.input_value("#fen").startswith("R7/5PP1/1B4KP/1N6/1Q2B1P1/6P1/P1N2P1P/3R4")
+    expect(page.locator("#units .unit")).to_have_count(2)
+    assert page.input_value("#title") == "Foster, Variant Chess 1996"
+
+
+def test_library_saves_lists_and_opens_problems(page, server) -> None:
+    _, folder = server
+    page.fill("#toml", (ROOT / "problems" / "dawson-fcr3192.toml").read_text())
+    expect(page.locator("#check-status")).to_contain_text("1 position")
+    page.fill("#save-name", "../escape")
+    page.click("#save")
+    expect(page.locator("#save-status")).to_have_class(re.compile(r"\bbad\b"))
+    page.fill("#save-name", "dawson-copy")
+    page.click("#save")
+    expect(page.locator("#save-status")).to_contain_text("Saved as dawson-copy.toml")
+    assert (folder / "dawson-copy.toml").exists()
+    page.click("#tab-library")
+    rows = page.locator("#library-table tbody tr")
+    expect(rows).to_have_count(2)
+    expect(page.locator('#library-table tr[data-name="foster-1996"]')).to_contain_text("#2")
+    page.click('#library-table tr[data-name="foster-1996"] button.open')
+    expect(page.locator("#tab-compose")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#check-status")).to_contain_text("25 positions")
+    page.click("#tab-library")
+    page.click("#verify-all")
+    expect(page.locator("#library-status")).to_contain_text("Done: 2 of 2 verified (2 sound)", timeout=60_000)
+    expect(page.locator('#library-table td.verdict-cell[data-name="foster-1996"]')).to_contain_text("sound")
+    page.click("#library-refresh")  # the server kept the verdicts
+    expect(page.locator('#library-table td.verdict-cell[data-name="dawson-copy"] .badge')).to_have_text("sound")
+
+
+def test_every_page_reads_at_400_px(browser, server) -> None:
+    url, _ = server
+    context = browser.new_context(viewport={"width": 400, "height": 800})
+    page = context.new_page()
+    page.goto(url)
+    expect(page.locator("#check-status")).to_contain_text("1 position")
+    for tab in ("compose", "verify", "try", "library"):
+        page.click(f"#tab-{tab}")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 400, f"{tab}: the page is {width} px wide"
+    page.click("#tab-compose")
+    board = page.locator("#compose-board").bounding_box()
+    assert 300 <= board["width"] <= 400 and abs(board["width"] - board["height"]) < 2
+    context.close()
