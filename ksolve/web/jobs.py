@@ -27,7 +27,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, Callable
 
-from ksolve.web.worker import JobOutput, JobSpec, run_job
+from ksolve.web.worker import JobOutput, JobSpec, Message, run_job
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 FINAL_STATES = (DONE, FAILED, CANCELLED)
@@ -139,7 +139,7 @@ class JobManager:
             threading.Thread(target=self._watch, args=(job, receiver), daemon=True,
                              name=f"ksolve-watch-{job.id}").start()
 
-    def _on_message(self, job: Job, message: tuple[str, Any]) -> None:
+    def _on_message(self, job: Job, message: Message) -> None:
         kind, data = message
         if job.finished:
             return

@@ -30,6 +30,7 @@ DEFAULT_TIMEOUT = 600.0
 """A job's search time limit in seconds unless its options say otherwise (the CLI's default)."""
 MAX_TIMEOUT = 3600.0
 MAX_MOVES = 60
+"""The most moves a stipulation may ask for (the loader's limit, as ``ksolve solve --moves`` repeats it)."""
 
 
 class BodyTooLarge(ApiError):
