@@ -28,6 +28,7 @@ export function initCompose() {
   let tomlOnly = false; // the TOML holds what the form cannot (an explicit list of positions)
   let checkTimer = null;
   let checkSerial = 0;
+  let possible = null; // the last check's squares where each hidden black man may stand ({b: [...]})
 
   // ---------------------------------------------------------------- the board
   const board = Chessground($('compose-board'), {
@@ -64,8 +65,11 @@ export function initCompose() {
       }
     });
     const unit = form.units[active];
+    const legal = unit && legalSquares(unit);
     if (unit) {
-      for (const square of unit.squares) if (!busy.has(square)) classes.set(square, `paint u${active % COLORS}`);
+      for (const square of unit.squares) {
+        if (!busy.has(square)) classes.set(square, `paint u${active % COLORS}${legal && !legal.has(square) ? ' dead' : ''}`);
+      }
     }
     board.set({ highlight: { custom: classes } });
     form.units.forEach((unit, index) => {
@@ -78,7 +82,20 @@ export function initCompose() {
     const free = [...unit.squares].filter(square => !busy.has(square));
     const spec = P.squaresSpec(unit.squares, busy);
     const words = typeof spec === 'string' ? ` (${spec})` : '';
-    return `${plural(free.length, 'square')}${words}`;
+    const legal = legalSquares(unit);
+    const dead = legal ? free.filter(square => !legal.has(square)).length : 0;
+    return `${plural(free.length, 'square')}${words}${dead ? `; on ${dead} of them no legal position (hatched)` : ''}`;
+  }
+
+  /** Where the last check found a black unit of this type standing in some legal position (null: unknown). */
+  function legalSquares(unit) {
+    if (!possible || unit.white) return null;
+    const squares = new Set();
+    for (const letter of unit.letters.split('|')) {
+      if (!possible[letter]) return null;
+      for (const square of possible[letter]) squares.add(square);
+    }
+    return squares;
   }
 
   // ---------------------------------------------------------------- tools
@@ -172,6 +189,7 @@ export function initCompose() {
     const unit = form.units[active];
     if (!unit || stroke.done.has(key) || occupied().has(key)) return;
     stroke.done.add(key);
+    possible = null; // the next check tells again
     if (stroke.add) unit.squares.add(key);
     else unit.squares.delete(key);
     paint();
@@ -314,6 +332,7 @@ export function initCompose() {
 
   /** The form changed: rewrite the TOML, check it soon. */
   function changed() {
+    possible = null;
     if (tomlOnly) return;
     const text = P.problemToml(form);
     tomlArea.value = text;
@@ -322,6 +341,7 @@ export function initCompose() {
 
   tomlArea.addEventListener('input', () => {
     const text = tomlArea.value;
+    possible = null;
     readToml(text, { keepText: true });
     schedule(text);
   });
@@ -364,6 +384,10 @@ export function initCompose() {
       if (serial !== checkSerial) return;
       showStatus(`${plural(answer.size, 'position')}${answer.size === 1 ? '' : ' White cannot tell apart'} · ${answer.stipulation} · ${answer.rules}`, 'good', plural(answer.size, 'position'));
       workbench.set({ toml: text, check: answer, error: null });
+      if (answer.possible && !tomlOnly) {
+        possible = answer.possible;
+        paint();
+      }
     } catch (error) {
       if (serial !== checkSerial) return;
       const line = error.message.replace(/^<problem>: /, '');

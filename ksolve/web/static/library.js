@@ -30,8 +30,10 @@ export function initLibrary() {
 
   function verdictCell(problem) {
     const verdict = problem.verdict;
+    const line = problem.line && verdict ? problem.line.replace(/^[^:]*:\s*/, '') : '';
     return el('td', { class: `verdict-cell ${TONE[verdict] || ''}`, 'data-name': problem.name },
-      verdict ? el('span', { class: 'badge' }, verdict) : el('span', { class: 'none' }, '—'));
+      verdict ? el('span', { class: 'badge' }, verdict) : el('span', { class: 'none' }, 'not verified'),
+      line ? el('span', { class: 'note' }, ` ${line}`) : '');
   }
 
   function render() {
@@ -63,7 +65,7 @@ export function initLibrary() {
     const cell = document.querySelector(`#library-table td.verdict-cell[data-name="${CSS.escape(name)}"]`);
     if (!cell) return;
     cell.className = `verdict-cell ${TONE[verdict] || ''}`;
-    cell.replaceChildren(el('span', { class: verdict ? 'badge' : 'none' }, verdict || '—'), note ? el('span', { class: 'note' }, ` ${note}`) : '');
+    cell.replaceChildren(el('span', { class: verdict ? 'badge' : 'none' }, verdict || 'not verified'), note ? el('span', { class: 'note' }, ` ${note}`) : '');
   }
 
   async function verifyAll() {

@@ -216,12 +216,18 @@ export function initVerify() {
     $('exports').replaceChildren(...items);
   }
 
-  // The report frame grows to its page's height (same origin), so the page scrolls as one.
+  // The report frame grows to its page's height (same origin), also when a branch is opened in it,
+  // so the page scrolls as one.
+  let frameObserver = null;
   $('report-frame').addEventListener('load', () => {
     const frame = $('report-frame');
+    frameObserver?.disconnect();
     try {
-      const height = frame.contentDocument.documentElement.scrollHeight;
-      frame.style.height = `${Math.max(300, height + 20)}px`;
+      const body = frame.contentDocument.body;
+      const fit = () => { frame.style.height = `${Math.max(300, frame.contentDocument.documentElement.scrollHeight + 4)}px`; };
+      fit();
+      frameObserver = new ResizeObserver(fit);
+      frameObserver.observe(body);
     } catch { /* another origin: keep the CSS height */ }
   });
 
