@@ -173,6 +173,13 @@ def test_a_bad_problem_job_fails_with_the_loaders_line(client):
     assert job["error"].startswith("<problem>: toml: ") and job["result"] is None
 
 
+def test_a_job_keeps_to_its_memory_budget(client):
+    two_hidden = ('stipulation = "#2"\nrules = "berkeley"\n[position]\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\n'
+                  'hidden = ["q:any", "r:any"]\n')
+    job = wait_for(client, submit(client, two_hidden, options={"max_memory": "1M"}), ("failed",))
+    assert job["error"].startswith("<problem>: position.hidden: the belief would need ~3,656 positions")
+
+
 @pytest.mark.parametrize("body, words", [
     ({"problem": FOSTER, "action": "mate"}, "action: 'mate' is not one of solve, verify"),
     ({"problem": FOSTER, "options": {"timout": 5}}, "options.timout: unknown option"),
