@@ -495,5 +495,36 @@ def generate(rules_name: str, games: int, ply: int, seed: int, out_dir: str, sta
                f"instances written to {out_dir}")
 
 
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (the default: this machine only).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--problems", "problems_dir", type=click.Path(exists=True, file_okay=False),
+              help="The Library's folder of problem files (read and written there only).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the workbench in the web browser.")
+@click.option("--jobs", "max_running", type=click.IntRange(min=1),
+              help="Solve and verify jobs run at once (default: the number of cores); 8 more may wait.")
+def serve(host: str, port: int, problems_dir: str | None, open_browser: bool, max_running: int | None) -> None:
+    """Start the composer's workbench, a web app on this machine: compose a
+    problem on a board, verify it with live progress, try it against the
+    worst-case referee, browse the problems folder.  Ctrl-C stops it.
+
+    \b
+    Example:
+      ksolve serve --problems problems --open
+    """
+    import os
+    from pathlib import Path
+
+    from ksolve.web.server import is_loopback, serve as serve_workbench
+
+    if not is_loopback(host):
+        click.echo(f"ksolve: warning: listening on {host}: whoever reaches this machine can use the workbench "
+                   "(no login), its CPU and its --problems folder", err=True)
+    with input_errors():
+        serve_workbench(host, port, Path(problems_dir) if problems_dir else None, max_running or os.cpu_count() or 1,
+                        open_browser, lambda line: click.echo(line, err=True))
+
+
 if __name__ == "__main__":
     main()
