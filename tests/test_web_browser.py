@@ -121,6 +121,7 @@ def test_verify_shows_sound_and_the_key_and_try_it_says_nf2_loses_the_mate(page,
     expect(page.locator("#try-reveal")).to_be_visible(timeout=60_000)
     expect(page.locator("#reveal-board piece.black.bishop:not(.ghost)")).to_have_count(1)
     expect(page.locator("#replay-moves")).to_contain_text("Nf2+")
+    expect(page.locator("#try-lost")).to_have_text("The forced mate was lost at 1.Nf2+: Bxf2! (no mate in 7)")
 
 
 def test_a_running_verification_shows_its_progress_and_can_be_cancelled(page) -> None:

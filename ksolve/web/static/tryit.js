@@ -78,6 +78,7 @@ export function initTry() {
     busy = true;
     controls();
     $('try-answer').replaceChildren();
+    $('try-lost').hidden = true;
     status('Starting…', 'pending');
     try {
       const answer = await api('POST', '/api/try', { problem: workbench.toml });
@@ -112,10 +113,17 @@ export function initTry() {
     if (!session || session.view.over || busy) return;
     busy = true;
     controls();
+    const number = session.view.move_number;
     try {
       const answer = await api('POST', `/api/try/${encodeURIComponent(session.id)}/attempt`, { move });
       busy = false;
       showAnswer(answer, session.view.forced_win);
+      if (answer.mate_kept === false && session.view.forced_win !== false && !session.lost) {
+        session.lost = `The forced mate was lost at ${number}.${answer.san || answer.label || move}` +
+          (answer.refutation ? `: ${answer.refutation}` : '.');
+        $('try-lost').textContent = session.lost;
+        $('try-lost').hidden = false;
+      }
       showView(answer.view, answer.san && squares ? squares : undefined);
       $('try-move').value = '';
     } catch (error) {
