@@ -8,11 +8,10 @@ A pool whose process died is replaced and the check tried once more.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from ksolve.web.worker import ProblemSummary, check_problem, exit_with_parent
+from ksolve.web.worker import SPAWN, ProblemSummary, check_problem, exit_with_parent
 
 
 class CheckPool:
@@ -30,8 +29,7 @@ class CheckPool:
 
     async def _run(self, text: str) -> ProblemSummary:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, multiprocessing.get_context("spawn"),
-                                             initializer=exit_with_parent)
+            self._pool = ProcessPoolExecutor(self.workers, SPAWN, initializer=exit_with_parent)
         pool = self._pool
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, check_problem, text, self.memory)

@@ -17,7 +17,6 @@ its pipe and hands each message to the loop, so job state changes in one thread.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import secrets
 import threading
 import time
@@ -27,7 +26,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, Callable
 
-from ksolve.web.worker import JobOutput, JobSpec, Message, run_job
+from ksolve.web.worker import SPAWN, JobOutput, JobSpec, Message, run_job
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 FINAL_STATES = (DONE, FAILED, CANCELLED)
@@ -36,7 +35,6 @@ GRACE_SECONDS = 60.0
 searches; reading the belief and writing the report come on top)."""
 KEEP_FINISHED = 100
 """Finished jobs kept for their results (the oldest forgotten first)."""
-_CONTEXT = multiprocessing.get_context("spawn")
 
 
 class QueueFull(Exception):
@@ -128,9 +126,9 @@ class JobManager:
     def _start_queued(self) -> None:
         while self.queue and len(self.running) < self.max_running:
             job = self.queue.pop(0)
-            receiver, sender = _CONTEXT.Pipe(duplex=False)
-            job.process = _CONTEXT.Process(target=run_job, args=(job.spec, sender), daemon=True,
-                                           name=f"ksolve-job-{job.id}")
+            receiver, sender = SPAWN.Pipe(duplex=False)
+            job.process = SPAWN.Process(target=run_job, args=(job.spec, sender), daemon=True,
+                                        name=f"ksolve-job-{job.id}")
             job.process.start()
             sender.close()  # the worker holds the only sending end: its death ends the pipe
             job.state, job.started = RUNNING, time.time()

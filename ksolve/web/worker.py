@@ -12,6 +12,7 @@ report`` does: ``{"solution": <solve JSON>, "verification": <verify JSON> | null
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import threading
 import time
@@ -27,6 +28,9 @@ from ksolve.web.requests import JobOptions
 JOB_NICENESS = 10
 """How much a job's process yields the processor (Unix ``nice``): a long search runs in the
 background, and the pages' quick checks and answers come first."""
+SPAWN = multiprocessing.get_context("spawn")
+"""How every worker process starts (jobs, checks, trials): spawned, since forking a process
+that holds numba's and the server's threads is unsafe."""
 PROGRESS_EVERY = 0.25
 """Seconds between two progress messages of a job (the first of each phase goes at once)."""
 
@@ -70,11 +74,17 @@ def exit_with_parent() -> None:
     threading.Thread(target=watch, daemon=True, name="ksolve-parent-watch").start()
 
 
+def become_worker(niceness: int = 0) -> None:
+    """The start of a worker process's life: end with the server (``exit_with_parent``) and
+    yield the processor by ``niceness`` (Unix ``nice``; nothing on Windows)."""
+    exit_with_parent()
+    if niceness and hasattr(os, "nice"):
+        os.nice(niceness)
+
+
 def run_job(spec: JobSpec, conn: Connection) -> None:
     """A worker process's whole life: run ``spec``, send what it makes, close the pipe."""
-    exit_with_parent()
-    if hasattr(os, "nice"):  # not on Windows
-        os.nice(JOB_NICENESS)
+    become_worker(JOB_NICENESS)
     try:
         conn.send(("output", _run(spec, _progress_sender(conn))))
     except InputError as error:
