@@ -48,7 +48,7 @@ from ksolve.search.base import Search, make_search
 from ksolve.search.orthodox import OrthodoxTable
 from ksolve.search.run import Limits, SearchAborted, SearchRun
 from ksolve.solution import belief_summary, black_moves, move_label, played_label
-from ksolve.verification import ENDS, NO_WIN, _refuting, refutation_text
+from ksolve.verification import ENDS, NO_WIN, refutation_of, refutation_text
 
 __all__ = ["STEP_LIMITS", "Reveal", "Trial", "TrialStep", "TrialView"]
 
@@ -326,19 +326,19 @@ class Trial:
         return step
 
     def _refutation(self, choice: _Choice, san: str | None) -> dict[str, Any]:
-        """The refutation of the lost class chosen, as ``verification.refute`` words it."""
+        """The refutation of the lost class chosen, as ``verification.refute`` gives it."""
         chosen, reply, moves = choice.chosen, choice.reply, self._moves_before(choice)
         if chosen.outcome is Outcome.ENDED:
-            return _refuting(chosen.words, san, chosen.belief, ENDS, "the game ends without a win")
+            return refutation_of(chosen.words, san, chosen.belief, ENDS, "the game ends without a win")
         if chosen.outcome is Outcome.REFUSED:
             where = "after the refusal" if chosen.key is not None else "after the answer"
-            return _refuting(chosen.words, None, chosen.belief, NO_WIN, f"no {self.goal} in {moves} {where}")
+            return refutation_of(chosen.words, None, chosen.belief, NO_WIN, f"no {self.goal} in {moves} {where}")
         if reply is None:
-            return _refuting(chosen.words, san, chosen.belief, NO_WIN, f"no {self.goal} with this move")
+            return refutation_of(chosen.words, san, chosen.belief, NO_WIN, f"no {self.goal} with this move")
         black = black_moves(chosen.belief, reply.belief)
         reason = ("Black's reply ends the game" if reply.outcome is Outcome.ENDED
                   else f"no {self.goal} in {moves - 1}")
-        return _refuting(chosen.words, san, reply.belief, NO_WIN, reason, reply.words, black)
+        return refutation_of(chosen.words, san, reply.belief, NO_WIN, reason, reply.words, black)
 
     def _moves_before(self, choice: _Choice) -> int:
         """The moves White had left when he made the step's attempt."""

@@ -284,7 +284,7 @@ def _refute_first(prover: Prover, classes: list[BeliefState], first: int, moves:
 def _refute_ask(prover: Prover, belief: BeliefState, moves: int) -> dict[str, Any]:
     for state, part in prover.any_classes(belief):
         if len(part) and not prover.wins(part, moves, state):
-            return _refuting(prover.rules.any_answer_words(state), None, part, NO_WIN, f"no win in {moves}")
+            return refutation_of(prover.rules.any_answer_words(state), None, part, NO_WIN, f"no win in {moves}")
     raise ValueError("asking wins: nothing to refute")
 
 
@@ -305,17 +305,17 @@ def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: in
     classes = [(key, rules.outcome(key), part) for key, part in belief.attempt(rules, move)]
     for key, outcome, part in classes:
         if outcome is Outcome.REFUSED and len(part) == len(belief) and after == state:
-            return _refuting("No", None, part, REFUSED, "refused in every position")
+            return refutation_of("No", None, part, REFUSED, "refused in every position")
         played = played_label(rules, label, key)
         if outcome is Outcome.ENDED:
-            return _refuting(rules.describe(key), played, part, ENDS, "the game ends without a win")
+            return refutation_of(rules.describe(key), played, part, ENDS, "the game ends without a win")
         if outcome is Outcome.GOES_ON and moves == 1:
-            return _refuting(rules.describe(key), played, part, NO_WIN, f"no {_goal(rules)} with this move")
+            return refutation_of(rules.describe(key), played, part, NO_WIN, f"no {_goal(rules)} with this move")
     for known_only in (True, False):
         for key, outcome, part in classes:
             if outcome is Outcome.REFUSED:
                 if _lost(prover, part, moves, after, known_only):
-                    return _refuting("No", None, part, NO_WIN, f"no {_goal(rules)} in {moves} after the refusal")
+                    return refutation_of("No", None, part, NO_WIN, f"no {_goal(rules)} in {moves} after the refusal")
                 continue
             if outcome is not Outcome.GOES_ON:
                 continue
@@ -324,12 +324,13 @@ def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: in
             played = played_label(rules, label, key)
             for reply_key, reply_part in sorted(part.replies(rules), key=lambda kc: -len(kc[1])):
                 if rules.outcome(reply_key) is not Outcome.GOES_ON:
-                    return _refuting(rules.describe(key), played, reply_part, NO_WIN, "Black's reply ends the game",
-                                     rules.describe(reply_key), black_moves(part, reply_part))
+                    return refutation_of(rules.describe(key), played, reply_part, NO_WIN,
+                                         "Black's reply ends the game", rules.describe(reply_key),
+                                         black_moves(part, reply_part))
                 if _lost(prover, reply_part, moves - 1, FRESH, known_only):
-                    return _refuting(rules.describe(key), played, reply_part, NO_WIN,
-                                     f"no {_goal(rules)} in {moves - 1}", rules.describe(reply_key),
-                                     black_moves(part, reply_part))
+                    return refutation_of(rules.describe(key), played, reply_part, NO_WIN,
+                                         f"no {_goal(rules)} in {moves - 1}", rules.describe(reply_key),
+                                         black_moves(part, reply_part))
     raise ValueError("the attempt wins: nothing to refute")
 
 
@@ -346,8 +347,23 @@ def _lost(prover: Prover, belief: BeliefState, moves: int, state: int, known_onl
     return not prover.wins(belief, moves, state)
 
 
-def _refuting(answer: str, san: str | None, part: BeliefState, kind: str, reason: str,
-              reply: str | None = None, black: list[str] | None = None) -> dict[str, Any]:
+def refutation_of(answer: str, san: str | None, part: BeliefState, kind: str, reason: str,
+                  reply: str | None = None, black: list[str] | None = None) -> dict[str, Any]:
+    """A refutation as ``refute`` gives it (``refutation_text`` words it): the referee's
+    ``answer`` to the attempt played as ``san`` (None: refused, or "Any?"), the class
+    ``part`` White is left with (its size and the hidden units' squares there), ``kind``
+    (``NO_WIN``, ``REFUSED`` or ``ENDS``), the ``reason`` in words and, when Black's reply
+    defeats the attempt, what White hears of it (``reply``) and the Black moves that lead
+    into ``part`` (``black``, SAN).  The Try-it referee (``ksolve.trial``) builds its
+    refutations with it too.
+
+    >>> from ksolve.problem import load_problem_text
+    >>> text = 'stipulation = "#1"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n'
+    >>> belief = load_problem_text(text).belief()
+    >>> refutation = refutation_of("Silent", "Rh2", belief, NO_WIN, "no mate with this move")
+    >>> refutation["size"], refutation["kind"], refutation_text(refutation)
+    (1, 'no win', 'silent!')
+    """
     summary = belief_summary(part)
     return {"answer": answer, "san": san, "reply": reply, "black_moves": black or [], "size": summary["size"],
             "hidden": summary.get("hidden", {}), "kind": kind, "reason": reason}
