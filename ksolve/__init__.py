@@ -5,7 +5,8 @@ stays fast): ``load_problem``, ``load_problem_text``, ``solve``, ``verify``,
 ``certificate``, ``check``, ``rule_set``, the game functions
 ``read_game``, ``game_belief``, ``game_problem``, and ``position_belief``,
 ``referee_answers``, ``perft``; the types ``Problem``, ``Analysis`` (one
-session per problem), ``Solution``, ``Verification``, ``Limits``, ``Resources``,
+session per problem), ``Solution``, ``Verification``, ``Trial`` (a problem
+played against the worst-case referee), ``Limits``, ``Resources``,
 ``InputError``, ``ProblemError``.
 
 >>> import ksolve
@@ -23,7 +24,8 @@ _API = {name: "ksolve.api" for name in (
     "InputError", "Limits", "PerftResult", "Problem", "ProblemError", "Resources", "certificate", "check",
     "game_belief", "game_problem", "load_problem", "load_problem_text", "perft", "position_belief", "read_game",
     "referee_answers", "rule_set", "solve", "verify")}
-_API.update(Analysis="ksolve.analysis", Solution="ksolve.solver", Verification="ksolve.verification")
+_API.update(Analysis="ksolve.analysis", Solution="ksolve.solver", Verification="ksolve.verification",
+            Trial="ksolve.trial")
 """Each public name and the module that defines it (imported on first use)."""
 __all__ = list(_API)
 
