@@ -356,10 +356,9 @@ export function initCompose() {
     }
     try {
       form = P.formFromData(data);
-      tomlOnly = false;
+      setTomlOnly(null);
     } catch (error) {
-      tomlOnly = true;
-      showStatus(error.message, 'info');
+      setTomlOnly(error.message, data);
       return false;
     }
     if (active >= form.units.length) active = form.units.length - 1;
@@ -369,6 +368,27 @@ export function initCompose() {
     if (!keepText) tomlArea.value = text;
     if (form.id && !$('save-name').value) $('save-name').value = form.id;
     return true;
+  }
+
+  /** The form cannot hold the file (`reason`; null: it can again): the TOML alone is edited, the form
+   * shows its fields and the board the men standing alike in every listed position, read-only. */
+  function setTomlOnly(reason, data = {}) {
+    tomlOnly = Boolean(reason);
+    $('toml-only').hidden = !reason;
+    $('toml-only').textContent = reason || '';
+    $('form-fields').disabled = tomlOnly;
+    $('board-fields').disabled = tomlOnly;
+    board.set({ viewOnly: tomlOnly });
+    if (!tomlOnly) return;
+    for (const name of TEXT_FIELDS) {
+      const value = name === 'key' || name === 'solution' ? (data.published || {})[name] : data[name];
+      $(name).value = value === undefined || value === null ? '' : String(value);
+    }
+    const positions = (data.position && data.position.positions) || [];
+    const common = P.commonMen(positions.map(String));
+    $('fen').value = `${common} (the men in every listed position)`;
+    $('units').replaceChildren(el('p', { class: 'hint none' }, `${plural(positions.length, 'listed position')}.`));
+    board.set({ fen: common, highlight: { custom: new Map() } });
   }
 
   function schedule(text) {
@@ -387,6 +407,12 @@ export function initCompose() {
       if (answer.possible && !tomlOnly) {
         possible = answer.possible;
         paint();
+      } else if (answer.possible) { // listed positions: where each black man may stand, dotted
+        const dots = new Map();
+        Object.values(answer.possible).forEach((squares, index) => {
+          for (const square of squares) if (!dots.has(square)) dots.set(square, `dot u${index % COLORS}`);
+        });
+        board.set({ highlight: { custom: dots } });
       }
     } catch (error) {
       if (serial !== checkSerial) return;

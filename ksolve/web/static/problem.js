@@ -188,7 +188,7 @@ export function problemToml(form) {
 export function formFromData(data) {
   const position = data.position || {};
   if (position.positions !== undefined) {
-    throw new Error('this problem lists its positions explicitly; edit it as TOML');
+    throw new Error('This problem lists its positions explicitly (retro conditions): edit it as TOML.');
   }
   const text = value => (value === undefined || value === null ? '' : String(value));
   const published = data.published || {};
@@ -201,4 +201,34 @@ export function formFromData(data) {
     fen: text(position.fen) || '4k3/8/8/8/8/8/8/4K3 w - - 0 1',
     units: hidden.map(readUnit), key: text(published.key), solution: text(published.solution),
   };
+}
+
+/** The board FEN of the men standing on the same square in every one of `fens` (the known men of a
+ * problem that lists its positions). */
+export function commonMen(fens) {
+  const boards = fens.map(fen => {
+    const squares = [];
+    for (const row of fen.split(' ')[0].split('/')) {
+      for (const ch of row) {
+        if (/\d/.test(ch)) for (let i = 0; i < Number(ch); i += 1) squares.push('');
+        else squares.push(ch);
+      }
+    }
+    return squares;
+  });
+  const rows = [];
+  for (let rank = 0; rank < 8; rank += 1) {
+    let row = '';
+    let empty = 0;
+    for (let file = 0; file < 8; file += 1) {
+      const index = rank * 8 + file;
+      const man = boards.length && boards.every(squares => squares[index] === boards[0][index]) ? boards[0][index] : '';
+      if (man) {
+        row += (empty || '') + man;
+        empty = 0;
+      } else empty += 1;
+    }
+    rows.push(row + (empty || ''));
+  }
+  return rows.join('/');
 }
