@@ -137,6 +137,37 @@ def test_a_running_verification_shows_its_progress_and_can_be_cancelled(page) ->
     assert page.locator("#run-result").is_hidden()
 
 
+def test_try_it_mates_by_drag_and_lifts_the_fog(page, workbench) -> None:
+    page.fill("#toml", 'title = "Rook mate"\nstipulation = "#1"\nrules = "berkeley"\n[position]\n'
+                       'fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\n')
+    expect(page.locator("#check-status")).to_contain_text("1 position")
+    page.click("#tab-try")
+    expect(page.locator("#try-any")).to_be_hidden()  # Berkeley has no "Any?"
+    page.click("#try-start")
+    expect(page.locator("#try-stop")).to_be_enabled(timeout=60_000)
+    workbench.drag_move(page, "#try-board", "h1", "h8")
+    expect(page.locator("#try-status")).to_have_text("Game over: mate.", timeout=60_000)
+    expect(page.locator("#try-answer")).to_contain_text("Checkmate")
+    expect(page.locator("#try-heard")).to_contain_text("1.Rh8#")
+    expect(page.locator("#reveal-board piece.black.king:not(.ghost)")).to_have_count(1)
+    page.click("#replay-last")
+    expect(page.locator("#replay-moves .replay-move.current")).to_have_text("Rh8#")
+
+
+def test_try_it_offers_any_under_english_rules(page) -> None:
+    page.fill("#toml", (ROOT / "problems" / "anderson-01.toml").read_text())
+    expect(page.locator("#check-status")).to_contain_text("4 positions")
+    page.click("#tab-try")
+    page.click("#try-start")
+    expect(page.locator("#try-any")).to_be_visible(timeout=60_000)
+    page.fill("#try-move", "a1a8")
+    page.press("#try-move", "Enter")
+    expect(page.locator("#try-answer .bad")).to_contain_text("not a move of White's men")
+    page.click("#try-any")
+    expect(page.locator("#try-answer")).to_contain_text("Referee:", timeout=60_000)
+    expect(page.locator("#try-heard")).to_contain_text("Any?")
+
+
 def test_bad_toml_pasted_into_the_textarea_shows_the_loaders_one_line(page) -> None:
     expect(page.locator("#check-status")).to_contain_text("1 position")
     page.fill("#toml", BAD_TOML)
