@@ -68,6 +68,19 @@ export function initLibrary() {
     cell.replaceChildren(el('span', { class: verdict ? 'badge' : 'none' }, verdict || 'not verified'), note ? el('span', { class: 'note' }, ` ${note}`) : '');
   }
 
+  /** Posts a verify job, waiting while the server's queue is full (429). */
+  async function submit(name, timeout) {
+    for (;;) {
+      try {
+        return await api('POST', '/api/jobs', { name, action: 'verify', options: { timeout } });
+      } catch (error) {
+        if (error.status !== 429 || stopping) throw error;
+        setVerdict(name, problems.find(p => p.name === name)?.verdict, '(waiting: the server is busy)');
+        await new Promise(resolve => setTimeout(resolve, 3000));
+      }
+    }
+  }
+
   async function verifyAll() {
     if (!problems.length) await refresh();
     stopping = false;
@@ -85,7 +98,7 @@ export function initLibrary() {
       setVerdict(problem.name, problem.verdict, '(running…)');
       try {
         // by name: the server verifies the stored file and keeps its verdict for this list
-        const { id } = await api('POST', '/api/jobs', { name: problem.name, action: 'verify', options: { timeout } });
+        const { id } = await submit(problem.name, timeout);
         running = id;
         const job = await followJob(id, p => setVerdict(problem.name, problem.verdict, `(${p.phase ? `${p.phase}, ` : ''}depth ${p.depth}, ${Number(p.seconds).toFixed(0)} s)`));
         running = null;
