@@ -94,6 +94,8 @@ export const workbench = {
   on(listener) {
     this.listeners.add(listener);
   },
+  /** The Library problem opened last, `{name, text}` (null: none). */
+  source: null,
   /** Opens a TOML text in Compose (Library, Open file). */
   load: null,
 };

@@ -467,6 +467,7 @@ export function initCompose() {
   /** Opens a problem's TOML (Library, Open file). */
   function load(text, name = null) {
     if (name) $('save-name').value = name;
+    workbench.source = name ? { name, text } : null; // a Verify of this very text keeps its verdict in the Library
     active = -1;
     if (!readToml(text)) tomlArea.value = text;
     schedule(text);

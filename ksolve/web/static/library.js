@@ -43,8 +43,8 @@ export function initLibrary() {
       return el('tr', { 'data-name': problem.name },
         el('th', { scope: 'row' }, el('span', { class: 'name' }, problem.name),
           problem.title ? el('span', { class: 'title' }, problem.title) : ''),
-        el('td', {}, problem.stipulation || ''), el('td', {}, problem.rules || ''),
-        verdictCell(problem), el('td', {}, open));
+        el('td', { class: 'stip' }, problem.stipulation || ''), el('td', { class: 'rules' }, problem.rules || ''),
+        verdictCell(problem), el('td', { class: 'actions-cell' }, open));
     });
     $('library-table').tBodies[0].replaceChildren(...rows);
   }

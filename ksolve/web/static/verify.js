@@ -98,7 +98,9 @@ export function initVerify() {
     setRunning(true);
     status(`${action === 'solve' ? 'Solving' : 'Verifying'}: queued…`, 'pending');
     try {
-      const { id } = await api('POST', '/api/jobs', { problem: toml, action, options });
+      const body = { problem: toml, action, options };
+      if (workbench.source && workbench.source.text === toml) body.name = workbench.source.name; // the Library keeps the verdict
+      const { id } = await api('POST', '/api/jobs', body);
       job = { id, action, toml };
       const done = await followJob(id, progress => status(progressText(action, progress), 'pending'));
       show(done);
