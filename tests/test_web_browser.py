@@ -124,6 +124,29 @@ def test_verify_shows_sound_and_the_key_and_try_it_says_nf2_loses_the_mate(page,
     expect(page.locator("#try-lost")).to_have_text("The forced mate was lost at 1.Nf2+: Bxf2! (no mate in 7)")
 
 
+def test_compose_tools_drag_from_the_palette_move_drag_off_and_remove(page, workbench) -> None:
+    box = page.locator("#compose-board").bounding_box()
+    queen = page.locator('button[data-color="white"][data-role="queen"]').bounding_box()
+    page.mouse.move(queen["x"] + queen["width"] / 2, queen["y"] + queen["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(*workbench.square_center(box, "d4"), steps=10)
+    page.mouse.up()
+    expect(page.locator("#fen")).to_have_value("4k3/8/8/8/3Q4/8/8/4K3 w - - 0 1")
+    workbench.drag_move(page, "#compose-board", "d4", "h4")
+    expect(page.locator("#fen")).to_have_value("4k3/8/8/8/7Q/8/8/4K3 w - - 0 1")
+    page.mouse.move(*workbench.square_center(box, "h4"))
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] + 120, box["y"] + 40, steps=10)
+    page.mouse.up()
+    expect(page.locator("#fen")).to_have_value("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+    page.click('#compose .tool[data-tool="remove"]')
+    workbench.click_square(page, "#compose-board", "e8")
+    expect(page.locator("#fen")).to_have_value("8/8/8/8/8/8/8/4K3 w - - 0 1")
+    expect(page.locator("#check-status")).to_contain_text("no black king")
+    page.keyboard.press("Escape")
+    expect(page.locator('#compose .tool[data-tool="move"]')).to_have_attribute("aria-pressed", "true")
+
+
 def test_a_running_verification_shows_its_progress_and_can_be_cancelled(page) -> None:
     page.fill("#toml", (ROOT / "problems" / "rotenberg-1976.toml").read_text())
     expect(page.locator("#check-status")).to_contain_text("30 positions")

@@ -486,6 +486,9 @@ export function initCompose() {
       });
     }
   }
+  document.addEventListener('keydown', event => { // Escape: back to moving men
+    if (event.key === 'Escape' && tool !== 'move' && !$('compose').hidden) setTool('move');
+  });
   fillFields();
   renderUnits();
   setTool('move');
