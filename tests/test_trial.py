@@ -181,16 +181,15 @@ def test_the_routes_answer_bad_requests_with_one_line(client):
 
 
 def test_the_store_keeps_the_most_recently_used_trials():
-    from ksolve.web.errors import ApiError
-    from ksolve.web.tryit import TrialStore
+    from ksolve.web.trials import NoSuchTrial, TrialStore
 
     store = TrialStore(capacity=2)
-    first, second = store.add("one"), store.add("two")
-    store.get(first)
-    store.add("three")
-    assert store.get(first).trial == "one" and len(store) == 2
-    with pytest.raises(ApiError):
-        store.get(second)
+    assert store.add("first", "one") == store.add("second", "two") == []
+    store.get("first")
+    assert store.add("third", "three") == [("second", "two")]  # dropped: its process is told
+    assert store.get("first") == "one" and len(store) == 2
+    with pytest.raises(NoSuchTrial, match="at most 2 are kept"):
+        store.get("second")
 
 
 def test_a_capture_that_stalemates_ends_the_game_at_once(problem):

@@ -160,6 +160,7 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
         yield
         jobs.shutdown()
         checks.shutdown()
+        tryit.shutdown()
 
     routes = [
         Route("/api/info", info),

@@ -7,12 +7,16 @@
 - ``DELETE /api/try/{id}`` → ``{"id", "deleted": true}``.
 
 Errors are ``{"error": "<one line>"}``: 400 unreadable JSON, 404 no such trial,
-422 a bad problem or a move that is no move of White's men on his own board.
+422 a bad problem or a move that is no move of White's men on his own board,
+410 a trial whose process died (killed from outside, or stopped past its time),
+503 a trial that could not be started (its process died meanwhile: try again).
 The handlers answer them themselves, so the routes work in any Starlette app.
 
-Trials live in this module's ``STORE``: at most ``MAX_TRIALS``, the least
-recently used dropped first, each with a lock so that its steps run one at a
-time; a step runs in Starlette's thread pool, never in the event loop.
+The trials live in worker processes (``trials.py``: a step's search would
+hold the interpreter's lock, stalling the event loop and every other
+request); ``TRIALS`` keeps at most ``MAX_TRIALS`` of them, the least recently
+used dropped first.  A handler waits for its process's answer in Starlette's
+thread pool, never in the event loop.
 
 >>> from starlette.applications import Starlette
 >>> from starlette.testclient import TestClient
@@ -28,10 +32,6 @@ time; a step runs in Starlette's thread pool, never in the event loop.
 
 from __future__ import annotations
 
-import secrets
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from starlette.concurrency import run_in_threadpool
@@ -42,57 +42,12 @@ from starlette.routing import Route
 from ksolve.errors import InputError
 from ksolve.web.errors import ApiError, error_response
 from ksolve.web.requests import problem_field, read_json
+from ksolve.web.trials import MAX_TRIALS, NoSuchTrial, TrialLost, TrialPool, TrialsUnavailable
 
-MAX_TRIALS = 32
-"""Trials kept at once (a trial holds its search table: about 30 MB after a long game of
-Rotenberg 1976); starting one more drops the least recently used."""
-TRIAL_MEMORY = 256 << 20
-"""The belief's memory budget of a trial (about 620,000 positions), as a problem check's."""
+__all__ = ["MAX_TRIALS", "TRIALS", "routes"]
 
-
-@dataclass
-class _Entry:
-    trial: Any  # ksolve.trial.Trial (imported in the worker thread: the first import compiles kernels)
-    lock: threading.Lock
-
-
-class TrialStore:
-    """The trials being played, by id: bounded, least recently used dropped first."""
-
-    def __init__(self, capacity: int = MAX_TRIALS) -> None:
-        self.capacity = capacity
-        self._trials: OrderedDict[str, _Entry] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def add(self, trial: Any) -> str:
-        trial_id = secrets.token_hex(8)
-        with self._lock:
-            self._trials[trial_id] = _Entry(trial, threading.Lock())
-            while len(self._trials) > self.capacity:
-                self._trials.popitem(last=False)
-        return trial_id
-
-    def get(self, trial_id: str) -> _Entry:
-        """The trial ``trial_id`` (``ApiError`` 404 if there is none)."""
-        with self._lock:
-            entry = self._trials.get(trial_id)
-            if entry is not None:
-                self._trials.move_to_end(trial_id)
-        if entry is None:
-            raise ApiError(404, f"no trial {trial_id!r} (it ended, or was dropped: at most {self.capacity} "
-                                "are kept; start a new one)")
-        return entry
-
-    def remove(self, trial_id: str) -> None:
-        with self._lock:
-            if self._trials.pop(trial_id, None) is None:
-                raise ApiError(404, f"no trial {trial_id!r}")
-
-    def __len__(self) -> int:
-        return len(self._trials)
-
-
-STORE = TrialStore()
+TRIALS = TrialPool()
+"""The trials being played, in their processes (started with the first trial)."""
 
 
 def _answer(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
@@ -104,6 +59,12 @@ def _answer(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
             return error_response(error.status, error.message, error.headers)
         except InputError as error:
             return error_response(422, str(error))
+        except NoSuchTrial as error:
+            return error_response(404, str(error))
+        except TrialLost as error:
+            return error_response(410, str(error))
+        except TrialsUnavailable as error:
+            return error_response(503, str(error), {"Retry-After": "1"})
 
     answered.__name__ = handler.__name__
     return answered
@@ -115,57 +76,44 @@ def _fields(data: dict[str, Any], known: tuple[str, ...]) -> None:
         raise ApiError(422, f"{unknown[0]}: unknown field (known: {', '.join(known)})")
 
 
-def _start(text: str) -> tuple[Any, dict[str, Any]]:
-    import ksolve
-    from ksolve.trial import Trial
-
-    problem = ksolve.load_problem_text(text, resources=ksolve.Resources(TRIAL_MEMORY))
-    trial = Trial(problem)
-    return trial, trial.view().as_dict()
-
-
 @_answer
 async def start_trial(request: Request) -> JSONResponse:
     data = await read_json(request)
     _fields(data, ("problem",))
-    trial, view = await run_in_threadpool(_start, problem_field(data))
-    return JSONResponse({"id": STORE.add(trial), "view": view}, status_code=201)
+    trial_id, view = await run_in_threadpool(TRIALS.start, problem_field(data))
+    return JSONResponse({"id": trial_id, "view": view}, status_code=201)
 
 
 @_answer
 async def get_trial(request: Request) -> JSONResponse:
     trial_id = request.path_params["id"]
-    entry = STORE.get(trial_id)
-
-    def view() -> dict[str, Any]:
-        with entry.lock:
-            return entry.trial.view().as_dict()
-
-    return JSONResponse({"id": trial_id, "view": await run_in_threadpool(view)})
+    TRIALS.find(trial_id)
+    return JSONResponse({"id": trial_id, "view": await run_in_threadpool(TRIALS.view, trial_id)})
 
 
 @_answer
 async def attempt(request: Request) -> JSONResponse:
-    entry = STORE.get(request.path_params["id"])
+    trial_id = request.path_params["id"]
+    TRIALS.find(trial_id)  # an unknown or lost trial before a bad body
     data = await read_json(request)
     _fields(data, ("move",))
     move = data.get("move")
     if not isinstance(move, str):
         raise ApiError(422, "move: missing (an attempt in UCI such as 'a2g2', or 'any' for Any?)" if move is None
                        else f"move: must be a string (UCI, or 'any'), got {type(move).__name__}")
-
-    def step() -> dict[str, Any]:
-        with entry.lock:
-            return {**entry.trial.attempt(move).as_dict(), "view": entry.trial.view().as_dict()}
-
-    return JSONResponse(await run_in_threadpool(step))
+    return JSONResponse(await run_in_threadpool(TRIALS.attempt, trial_id, move))
 
 
 @_answer
 async def end_trial(request: Request) -> JSONResponse:
     trial_id = request.path_params["id"]
-    STORE.remove(trial_id)
+    TRIALS.end(trial_id)
     return JSONResponse({"id": trial_id, "deleted": True})
+
+
+def shutdown() -> None:
+    """Stop the trials' processes (the server is stopping)."""
+    TRIALS.shutdown()
 
 
 routes = [

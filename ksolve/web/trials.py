@@ -1,0 +1,383 @@
+"""The Try-it trials (``ksolve.Trial``) kept in worker processes, out of the server's.
+
+A trial's step searches for up to ten seconds in numba kernels that hold the
+interpreter's lock while they run: in a thread of the server it stalled the
+event loop and every other request (a problem check waited up to a second).
+So the trials live in ``TRIAL_PROCESSES`` spawned processes (started when a
+trial first needs one, ending with the server, as the jobs' and the checks'
+workers do: ``worker.become_worker``), each trial pinned to the process that
+made it.  A process answers its requests one at a time over a pipe; the
+server waits for the answer in a thread blocked on the pipe, which holds no
+lock the event loop needs.
+
+The server side (``TrialPool``) keeps the trial ids in a bounded store, the
+least recently used dropped first (the processes hear of dropped and ended
+trials with their next request).  A bad request gets its one line and the
+process goes on; a process that dies (killed, or stopped after
+``ANSWER_WITHIN`` seconds without an answer) loses its trials, which then
+raise ``TrialLost``, and the next new trial starts a new process.
+
+>>> store = TrialStore(capacity=1)
+>>> store.add("a", "first"); store.add("b", "second")
+[]
+[('a', 'first')]
+>>> store.get("b"), len(store)
+('second', 1)
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import traceback
+from collections import OrderedDict
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any, Generic, TypeVar
+
+from ksolve.errors import InputError
+from ksolve.web.worker import SPAWN, become_worker
+
+MAX_TRIALS = 32
+"""Trials kept at once (a trial holds its search table: about 30 MB after a long game of
+Rotenberg 1976); starting one more drops the least recently used."""
+TRIAL_MEMORY = 256 << 20
+"""The belief's memory budget of a trial (about 620,000 positions), as a problem check's."""
+TRIAL_PROCESSES = 2
+"""Processes holding the trials: two people's steps search at once (each process answers one
+request at a time); the second starts only when a second trial is made."""
+TRIAL_NICENESS = 0
+"""How much a trial's process yields the processor (Unix ``nice``): not at all, unlike the long
+jobs' (``worker.JOB_NICENESS``, 10).  Someone waits for each step, and a step's limit is in
+seconds: at nice 5, a stream of problem checks made 1.Ke1 of Rotenberg 1976 run out of its
+10 s ("not decided") in two runs of three, at nice 0 in none; the checks, in their own
+processes, no longer wait for it either way."""
+ANSWER_WITHIN = 120.0
+"""Seconds a request may take before its process is stopped (a step searches for at most
+``ksolve.trial.STEP_LIMITS``, 10 s; starting a trial loads its belief first)."""
+
+Request = tuple[str, str, Any]
+"""``(operation, trial id, argument)``: ``("create", id, "<TOML>")``, ``("view", id, None)``,
+``("attempt", id, "<uci>" | "any")``."""
+Answer = tuple[str, Any]
+"""``("ok", <JSON-ready dict>)``, ``("input", "<one line>")`` (bad input), ``("missing", None)``
+(no such trial in the process) or ``("bug", "<type>: <message>")``."""
+
+
+class NoSuchTrial(Exception):
+    """No trial of that id (it ended, or was dropped)."""
+
+
+class TrialLost(Exception):
+    """The trial's process died: the trial is gone."""
+
+
+class TrialsUnavailable(Exception):
+    """No process could make the trial (its process died while starting it)."""
+
+
+# --- the server's side ---------------------------------------------------------------
+V = TypeVar("V")
+
+
+class TrialStore(Generic[V]):
+    """Values by trial id: bounded, least recently used dropped first.  Thread-safe."""
+
+    def __init__(self, capacity: int = MAX_TRIALS) -> None:
+        self.capacity = capacity
+        self._values: OrderedDict[str, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, trial_id: str, value: V) -> list[tuple[str, V]]:
+        """Keep ``value``; the ids and values dropped to make room for it."""
+        dropped = []
+        with self._lock:
+            self._values[trial_id] = value
+            while len(self._values) > self.capacity:
+                dropped.append(self._values.popitem(last=False))
+        return dropped
+
+    def get(self, trial_id: str) -> V:
+        """The value of ``trial_id`` (``NoSuchTrial`` if there is none), now the most recently used."""
+        with self._lock:
+            value = self._values.get(trial_id)
+            if value is not None:
+                self._values.move_to_end(trial_id)
+        if value is None:
+            raise NoSuchTrial(f"no trial {trial_id!r} (it ended, or was dropped: at most {self.capacity} "
+                              "are kept; start a new one)")
+        return value
+
+    def remove(self, trial_id: str) -> V:
+        with self._lock:
+            value = self._values.pop(trial_id, None)
+        if value is None:
+            raise NoSuchTrial(f"no trial {trial_id!r}")
+        return value
+
+    def values(self) -> list[V]:
+        with self._lock:
+            return list(self._values.values())
+
+    def clear(self) -> None:
+        with self._lock:
+            self._values.clear()
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+class TrialProcess:
+    """One process holding trials.  ``call`` sends a request and waits for its answer, one
+    request at a time; each process started is a new ``generation``, and a request that
+    names an older one (its trials died with their process) raises ``TrialLost``."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.generation = 0
+        self.process: BaseProcess | None = None
+        self.ended = "was not started"
+        """How the last process ended (for the lost trials' line)."""
+        self._conn: Connection | None = None
+        self._lock = threading.Lock()
+        self._drops: list[str] = []
+        self._drops_lock = threading.Lock()
+
+    def call(self, generation: int | None, request: Request) -> tuple[Answer, int]:
+        """Send ``request`` to the process of ``generation`` (None: the live one, started if
+        need be) and wait for its answer; the answer and the generation that gave it.  Blocks:
+        call it in a thread."""
+        with self._lock:
+            if generation is None:
+                if not self._alive():
+                    self._start()
+            elif generation != self.generation or not self._alive():
+                raise TrialLost(self.ended)
+            assert self._conn is not None
+            with self._drops_lock:
+                drops, self._drops = self._drops, []
+            try:
+                self._conn.send((*request, drops))
+                if not self._conn.poll(ANSWER_WITHIN):
+                    self._stop(f"was stopped: no answer within {ANSWER_WITHIN:g} s")
+                    raise TrialLost(self.ended)
+                return self._conn.recv(), self.generation
+            except (EOFError, OSError):  # the pipe ended: the process is ending (or was stopped)
+                self._reap()
+                raise TrialLost(self.ended) from None
+
+    def drop(self, generation: int, trial_ids: list[str]) -> None:
+        """Tell the process of ``generation`` to forget ``trial_ids`` (with its next request)."""
+        with self._drops_lock:
+            if generation == self.generation:
+                self._drops.extend(trial_ids)
+
+    def shutdown(self) -> None:
+        """Stop the process (it loses its trials); the next ``call`` starts a new one."""
+        with self._drops_lock:
+            self._drops = []
+        if self.process is not None:
+            self._stop("was stopped with the server")
+
+    # --- under the lock ---------------------------------------------------------------------
+    def _alive(self) -> bool:
+        """Whether the process runs; if it ended, why (``ended``) and its pipe closed."""
+        if self.process is None:
+            return False
+        if self.process.is_alive():
+            return True
+        self.process.join()
+        code = self.process.exitcode
+        self.ended = (f"was killed (signal {-code})" if code is not None and code < 0
+                      else f"ended (exit code {code})")
+        self._forget()
+        return False
+
+    def _reap(self) -> None:
+        """Wait for a process whose pipe ended, and say how it ended."""
+        if self.process is None:  # stopped meanwhile (``shutdown``)
+            return
+        self.process.join(5)
+        if not self._alive():
+            return
+        self._stop("closed its pipe")
+
+    def _start(self) -> None:
+        receiver, sender = SPAWN.Pipe()
+        process = SPAWN.Process(target=serve_trials, args=(sender,), daemon=True,
+                                name=f"ksolve-{self.name}")
+        try:
+            process.start()
+        except OSError as error:
+            receiver.close()
+            raise TrialsUnavailable(f"cannot start the Try-it process: {error}") from None
+        finally:
+            sender.close()  # the process holds the only other end: its death ends the pipe
+        self.process, self._conn = process, receiver
+        self.generation += 1
+        with self._drops_lock:
+            self._drops = []
+
+    def _stop(self, why: str) -> None:
+        assert self.process is not None
+        self.process.terminate()
+        self.process.join(5)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.ended = why
+        self._forget()
+
+    def _forget(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+        self.process, self._conn = None, None
+
+
+@dataclass(frozen=True)
+class _Pinned:
+    """Where a trial lives."""
+
+    process: TrialProcess
+    generation: int
+
+
+class TrialPool:
+    """The trials of the Try-it routes, each pinned to one of ``processes`` processes (a new
+    trial goes to the one holding the fewest); at most ``capacity`` kept.  The methods block
+    while the process works: call them in a thread.
+
+    Raises ``NoSuchTrial`` (an unknown id), ``TrialLost`` (its process died),
+    ``TrialsUnavailable`` (no process could make the trial), ``InputError`` (a bad problem
+    or move: the one line), ``RuntimeError`` (a bug in the process: its traceback went to
+    the server's stderr)."""
+
+    def __init__(self, processes: int = TRIAL_PROCESSES, capacity: int = MAX_TRIALS) -> None:
+        self.processes = [TrialProcess(f"trials-{number}") for number in range(processes)]
+        self.store: TrialStore[_Pinned] = TrialStore(capacity)
+
+    def start(self, problem: str) -> tuple[str, dict[str, Any]]:
+        """A new trial of the problem ``problem`` (TOML): its id and its view."""
+        trial_id = secrets.token_hex(8)
+        process = self._least_loaded()
+        try:
+            answer, generation = process.call(None, ("create", trial_id, problem))
+        except TrialLost as lost:
+            raise TrialsUnavailable(f"the Try-it process {lost} while starting the trial; try again") from None
+        view = _result(answer, trial_id)
+        for dropped in self.store.add(trial_id, _Pinned(process, generation)):
+            self._drop(*dropped)
+        return trial_id, view
+
+    def find(self, trial_id: str) -> _Pinned:
+        """Where ``trial_id`` lives (``NoSuchTrial``; ``TrialLost`` if its process is known to have died)."""
+        pinned = self.store.get(trial_id)
+        if pinned.generation != pinned.process.generation:
+            raise self._lost(trial_id, pinned)
+        return pinned
+
+    def view(self, trial_id: str) -> dict[str, Any]:
+        """What White knows now (``TrialView.as_dict``)."""
+        return self._call(trial_id, "view", None)
+
+    def attempt(self, trial_id: str, move: str) -> dict[str, Any]:
+        """White attempts ``move`` (UCI, or "any"): ``TrialStep.as_dict`` and the ``view`` after it."""
+        return self._call(trial_id, "attempt", move)
+
+    def end(self, trial_id: str) -> None:
+        """Forget ``trial_id`` at once (its process drops it with its next request)."""
+        self._drop(trial_id, self.store.remove(trial_id))
+
+    def pid(self, trial_id: str) -> int | None:
+        """The process id holding ``trial_id`` (None once it died)."""
+        pinned = self.find(trial_id)
+        process = pinned.process.process
+        return process.pid if process is not None else None
+
+    def shutdown(self) -> None:
+        """Stop the processes and forget the trials (the server is stopping)."""
+        self.store.clear()
+        for process in self.processes:
+            process.shutdown()
+
+    def __len__(self) -> int:
+        return len(self.store)
+
+    def _call(self, trial_id: str, operation: str, argument: Any) -> dict[str, Any]:
+        pinned = self.find(trial_id)
+        try:
+            answer, _ = pinned.process.call(pinned.generation, (operation, trial_id, argument))
+        except TrialLost:
+            raise self._lost(trial_id, pinned) from None
+        return _result(answer, trial_id)
+
+    def _lost(self, trial_id: str, pinned: _Pinned) -> TrialLost:
+        return TrialLost(f"trial {trial_id!r} is lost: its process {pinned.process.ended}; start a new trial")
+
+    def _least_loaded(self) -> TrialProcess:
+        held = {id(process): 0 for process in self.processes}
+        for pinned in self.store.values():
+            if pinned.generation == pinned.process.generation:
+                held[id(pinned.process)] += 1
+        return min(self.processes, key=lambda process: held[id(process)])
+
+    def _drop(self, trial_id: str, pinned: _Pinned) -> None:
+        pinned.process.drop(pinned.generation, [trial_id])
+
+
+def _result(answer: Answer, trial_id: str) -> dict[str, Any]:
+    kind, value = answer
+    if kind == "ok":
+        return value
+    if kind == "input":
+        raise InputError(value)
+    if kind == "missing":
+        raise NoSuchTrial(f"no trial {trial_id!r} (it ended, or was dropped; start a new one)")
+    raise RuntimeError(f"the Try-it process failed: {value}")
+
+
+# --- in the trials' process ------------------------------------------------------------------
+def serve_trials(conn: Connection) -> None:
+    """A trials process's whole life: answer each request on ``conn`` until the server closes it.
+    A request that fails gets its answer (the one line of bad input, or the bug's) and the
+    process goes on."""
+    become_worker(TRIAL_NICENESS)
+    trials: dict[str, Any] = {}
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):  # the server closed the pipe, or ended
+            return
+        try:
+            answer = _serve(trials, request)
+        except InputError as error:
+            answer = ("input", str(error))
+        except Exception as error:  # a bug: the traceback goes to the server's stderr, the page gets one line
+            traceback.print_exc()
+            answer = ("bug", f"{type(error).__name__}: {error}")
+        try:
+            conn.send(answer)
+        except (EOFError, OSError):
+            return
+
+
+def _serve(trials: dict[str, Any], request: tuple[str, str, Any, list[str]]) -> Answer:
+    import ksolve
+
+    operation, trial_id, argument, drops = request
+    for dropped in drops:
+        trials.pop(dropped, None)
+    if operation == "create":
+        problem = ksolve.load_problem_text(argument, resources=ksolve.Resources(TRIAL_MEMORY))
+        trial = ksolve.Trial(problem)
+        trials[trial_id] = trial
+        return "ok", trial.view().as_dict()
+    trial = trials.get(trial_id)
+    if trial is None:
+        return "missing", None
+    if operation == "view":
+        return "ok", trial.view().as_dict()
+    if operation == "attempt":
+        return "ok", {**trial.attempt(argument).as_dict(), "view": trial.view().as_dict()}
+    raise ValueError(f"unknown request {operation!r}")
