@@ -11,7 +11,7 @@ import asyncio
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from ksolve.web.worker import SPAWN, ProblemSummary, check_problem, exit_with_parent
+from ksolve.web.worker import SPAWN, ProblemSummary, become_worker, check_problem
 
 
 class CheckPool:
@@ -29,7 +29,7 @@ class CheckPool:
 
     async def _run(self, text: str) -> ProblemSummary:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, SPAWN, initializer=exit_with_parent)
+            self._pool = ProcessPoolExecutor(self.workers, SPAWN, initializer=become_worker)
         pool = self._pool
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, check_problem, text, self.memory)

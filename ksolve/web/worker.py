@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
 import time
 import traceback
@@ -75,9 +76,12 @@ def exit_with_parent() -> None:
 
 
 def become_worker(niceness: int = 0) -> None:
-    """The start of a worker process's life: end with the server (``exit_with_parent``) and
-    yield the processor by ``niceness`` (Unix ``nice``; nothing on Windows)."""
+    """The start of a worker process's life: end with the server (``exit_with_parent``), leave
+    Ctrl-C to it (the terminal sends SIGINT to the whole process group; the server stops its
+    workers itself, so they need not each print a ``KeyboardInterrupt`` traceback) and yield
+    the processor by ``niceness`` (Unix ``nice``; nothing on Windows)."""
     exit_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if niceness and hasattr(os, "nice"):
         os.nice(niceness)
 
