@@ -2,7 +2,9 @@
 
 A trial's step searches for up to ten seconds in numba kernels that hold the
 interpreter's lock while they run: in a thread of the server it stalled the
-event loop and every other request (a problem check waited up to a second).
+event loop and every other request (during 1.Ke1 of Rotenberg 1976, 5 s, a
+problem check took 45 ms at the median and up to 0.3 s; 3 ms and 10 ms with
+the trial in its own process: ``benchmarks/bench_tryit.py``).
 So the trials live in ``TRIAL_PROCESSES`` spawned processes (started when a
 trial first needs one, ending with the server, as the jobs' and the checks'
 workers do: ``worker.become_worker``), each trial pinned to the process that
