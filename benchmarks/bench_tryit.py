@@ -27,8 +27,7 @@ import time
 from pathlib import Path
 
 import httpx
-from bench_web import free_port
-from common import machine
+from common import free_port, machine, start_server
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).resolve().parent / "results" / "tryit.json"
@@ -36,19 +35,6 @@ ROTENBERG = (ROOT / "problems" / "rotenberg-1976.toml").read_text()
 STEP = "f1e1"
 PAUSE = 0.01
 """Seconds between two checks."""
-
-
-def start_server(command: str, port: int) -> subprocess.Popen:
-    server = subprocess.Popen(command.format(port=port).split(), cwd=ROOT, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/info", timeout=1).raise_for_status()
-            return server
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    server.kill()
-    raise SystemExit(f"the server did not start: {server.stderr.read() if server.stderr else ''}")
 
 
 def checks_while(base: str, work) -> tuple[dict, float, dict]:
@@ -111,7 +97,7 @@ def main() -> None:
     runs = []
     for _ in range(args.runs):
         port = free_port()
-        server = start_server(args.server, port)
+        server = start_server(args.server.format(port=port).split(), port, ROOT)
         try:
             runs.append(one_run(f"http://127.0.0.1:{port}"))
         finally:

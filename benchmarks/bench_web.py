@@ -20,7 +20,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -28,32 +27,11 @@ import time
 from pathlib import Path
 
 import httpx
-from common import machine
+from common import free_port, machine, start_server
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).resolve().parent / "results" / "web.json"
 ROTENBERG = (ROOT / "problems" / "rotenberg-1976.toml").read_text()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_server(port: int) -> subprocess.Popen:
-    """``ksolve serve`` on ``port``, once it answers."""
-    server = subprocess.Popen([sys.executable, "-m", "ksolve.cli", "serve", "--port", str(port), "--jobs", "2"],
-                              cwd=ROOT, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/info", timeout=1).raise_for_status()
-            return server
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    server.kill()
-    raise SystemExit(f"the server did not start: {server.stderr.read() if server.stderr else ''}")
 
 
 def check_request(port: int) -> bytes:
@@ -113,7 +91,8 @@ def main() -> None:
     args = parser.parse_args()
     load_average = os.getloadavg()[0]  # other work on the machine weighs on the figures
     port = free_port()
-    server = start_server(port)
+    server = start_server([sys.executable, "-m", "ksolve.cli", "serve", "--port", str(port), "--jobs", "2"], port,
+                          ROOT)
     try:
         figures = asyncio.run(load(f"http://127.0.0.1:{port}", port, args.clients, args.seconds, args.verifications))
     finally:

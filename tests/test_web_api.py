@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
+from web_answers import one_line_error
 
 from ksolve.web.app import create_app
 
@@ -49,13 +50,6 @@ def app(folder):
 def client(app):
     with TestClient(app) as client:
         yield client
-
-
-def one_line_error(response, status: int) -> str:
-    assert response.status_code == status, response.text
-    message = response.json()["error"]
-    assert message and "\n" not in message and "Traceback" not in message
-    return message
 
 
 def wait_for(client, job_id: str, states: tuple[str, ...], seconds: float = 30.0) -> dict:
