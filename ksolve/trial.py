@@ -120,13 +120,15 @@ class TrialView:
     result: str | None
     forced_win: bool | None
     """Whether White can still force the win in the moves left (None: not decided)."""
+    can_ask: bool = False
+    """Whether White may ask "Any?" now (the rule set has the question and the turn is fresh)."""
     reveal: Reveal | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"fen": self.fen, "known": self.known, "move_number": self.move_number,
                 "moves_left": self.moves_left, "positions": self.positions, "hidden": self.hidden,
                 "heard": self.heard, "over": self.over, "result": self.result, "forced_win": self.forced_win,
-                "reveal": None if self.reveal is None else self.reveal.as_dict()}
+                "can_ask": self.can_ask, "reveal": None if self.reveal is None else self.reveal.as_dict()}
 
 
 @dataclass
@@ -438,7 +440,7 @@ class Trial:
         hidden = [{"name": name, "squares": squares} for name, squares in summary.get("squares", {}).items()]
         return TrialView(own.fen(), summary.get("known", own.board_fen()), self.move_number, self.moves_left,
                          len(self.belief), hidden, list(self.heard), self.over, self.result, self.forced_win,
-                         self.reveal() if self.over else None)
+                         not self.over and self.rules.can_ask(self.state), self.reveal() if self.over else None)
 
     def reveal(self) -> Reveal:
         """One initial position consistent with everything heard so far and the

@@ -130,9 +130,10 @@ def test_a_step_that_hits_its_limits_says_not_decided(problem):
 
 def test_any_under_english_rules_keeps_the_move_number_and_is_asked_once():
     trial = Trial(ksolve.load_problem("problems/anderson-01.toml"))
+    assert trial.view().can_ask  # English rules: the page shows its "Any?" button
     step = trial.attempt("any")
     assert step.answer in ("Yes", "No") and step.san is None and trial.move_number == 1
-    assert trial.heard == [f"1.Any?: {step.answer}"]
+    assert trial.heard == [f"1.Any?: {step.answer}"] and not trial.view().can_ask
     with pytest.raises(ksolve.InputError, match="asked already"):
         trial.attempt("any")
 

@@ -5,11 +5,10 @@ import { Chessground, Chess, makeFen, makeSquare, parseFen, parseSan } from './v
 import { api, el, plural, workbench } from './common.js';
 
 const $ = id => document.getElementById(id);
-const ASKS_ANY = new Set(['english', 'berkeley-any']); // the rule sets with the question "Any?"
 const UCI = /^[a-h][1-8][a-h][1-8][qrbn]?$/;
 
 export function initTry() {
-  let session = null; // {id, view, rules}
+  let session = null; // {id, view, toml}
   let busy = false;
   let replay = { fens: [], moves: [], index: 0 };
 
@@ -39,7 +38,7 @@ export function initTry() {
     $('try-start').disabled = busy || !workbench.check;
     $('try-stop').disabled = busy || !playing;
     for (const id of ['try-send', 'try-move', 'try-any']) $(id).disabled = busy || !playing;
-    $('try-any').hidden = !(session && ASKS_ANY.has(session.rules));
+    $('try-any').hidden = !(session && session.view && session.view.can_ask);
     board.set({ movable: { color: playing && !busy ? 'white' : undefined } });
   }
 
@@ -82,7 +81,7 @@ export function initTry() {
     status('Starting…', 'pending');
     try {
       const answer = await api('POST', '/api/try', { problem: workbench.toml });
-      session = { id: answer.id, view: answer.view, rules: workbench.check?.rules, toml: workbench.toml };
+      session = { id: answer.id, view: answer.view, toml: workbench.toml };
       status(`White to play: ${workbench.check?.stipulation || ''} against the worst-case referee. You see only your own men.`, '');
       busy = false;
       showView(answer.view);
