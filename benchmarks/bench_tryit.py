@@ -18,16 +18,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import statistics
-import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
 import httpx
-from common import free_port, machine, start_server
+from common import free_port, machine, running_server
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).resolve().parent / "results" / "tryit.json"
@@ -97,15 +95,8 @@ def main() -> None:
     runs = []
     for _ in range(args.runs):
         port = free_port()
-        server = start_server(args.server.format(port=port).split(), port, ROOT)
-        try:
-            runs.append(one_run(f"http://127.0.0.1:{port}"))
-        finally:
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(30)
-            except subprocess.TimeoutExpired:
-                server.kill()
+        with running_server(args.server.format(port=port).split(), port, ROOT) as base:
+            runs.append(one_run(base))
         print(json.dumps(runs[-1]))
     figures = {"runs": runs, "machine": machine(), "load_average_before": load_average,
                "command": f"python benchmarks/bench_tryit.py --runs {args.runs}"

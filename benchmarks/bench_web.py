@@ -19,15 +19,13 @@ import argparse
 import asyncio
 import json
 import os
-import signal
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import httpx
-from common import free_port, machine, start_server
+from common import free_port, machine, running_server
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).resolve().parent / "results" / "web.json"
@@ -91,16 +89,9 @@ def main() -> None:
     args = parser.parse_args()
     load_average = os.getloadavg()[0]  # other work on the machine weighs on the figures
     port = free_port()
-    server = start_server([sys.executable, "-m", "ksolve.cli", "serve", "--port", str(port), "--jobs", "2"], port,
-                          ROOT)
-    try:
-        figures = asyncio.run(load(f"http://127.0.0.1:{port}", port, args.clients, args.seconds, args.verifications))
-    finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+    command = [sys.executable, "-m", "ksolve.cli", "serve", "--port", str(port), "--jobs", "2"]
+    with running_server(command, port, ROOT) as base:
+        figures = asyncio.run(load(base, port, args.clients, args.seconds, args.verifications))
     figures["machine"] = machine()
     figures["load_average_before"] = load_average
     figures["command"] = (f"python benchmarks/bench_web.py --seconds {args.seconds:g} --clients {args.clients} "

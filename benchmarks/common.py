@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 import platform
+import signal
 import socket
 import subprocess
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 
 def best_of(repeats: int, function: Callable[[], Any]) -> tuple[float, Any]:
@@ -42,18 +44,30 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(command: list[str], port: int, cwd: Path) -> subprocess.Popen:
-    """Start a workbench server (``command``, listening on ``port``) and return once
-    ``/api/info`` answers; exit with its stderr if it does not within 60 s."""
+@contextmanager
+def running_server(command: list[str], port: int, cwd: Path) -> Iterator[str]:
+    """A workbench server (``command``, listening on ``port``) while the block runs:
+    yields its base URL once ``/api/info`` answers (exits with its stderr if it does
+    not within 60 s), then stops it with Ctrl-C (killed after 30 s)."""
     import httpx
 
     server = subprocess.Popen(command, cwd=cwd, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(f"{base}/api/info", timeout=1).raise_for_status()
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline:
+                    server.kill()
+                    raise SystemExit(f"the server did not start: {server.stderr.read() if server.stderr else ''}")
+                time.sleep(0.2)
+        yield base
+    finally:
+        server.send_signal(signal.SIGINT)
         try:
-            httpx.get(f"http://127.0.0.1:{port}/api/info", timeout=1).raise_for_status()
-            return server
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    server.kill()
-    raise SystemExit(f"the server did not start: {server.stderr.read() if server.stderr else ''}")
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            server.kill()
