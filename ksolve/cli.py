@@ -16,7 +16,8 @@ import click
 
 from ksolve.cli_support import (DEFAULT_TIMEOUT, EXIT_NO_SOLUTION, EXIT_SOLVED, EXIT_UNKNOWN, Group,
                                  check_writable, fail, input_errors, max_memory_option, progress_printer,
-                                 resources, say_when_compiling, say_when_interrupted, write_output)
+                                 resources, say_when_compiling, say_when_interrupted, search_limits, write_output)
+from ksolve.cli_compose import jobs_option, scheduler_option
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -101,7 +102,7 @@ def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rul
             moves = None  # the stipulation came from --ply/--moves
         rules = ksolve.rule_set(rules_name) if rules_name else None
         result = ksolve.solve(problem, rules=rules, moves=moves, at_most=at_most,
-                              limits=ksolve.Limits(timeout or None, max_nodes),
+                              limits=search_limits(timeout, max_nodes),
                               progress=progress_printer(None if at_most else problem.goal),
                               search=search)
     if certificate_path and result.status == "solved":
@@ -142,17 +143,24 @@ def _write_certificate(problem, result, path: str) -> None:
 @click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, show_default=True,
               help="Give up after S seconds per problem (status unknown; 0: no limit).")
 @click.option("--json", "as_json", is_flag=True, help="Print the verification as JSON.")
+@jobs_option
+@scheduler_option
+@click.option("--results", "results_path", type=click.Path(dir_okay=False, writable=True),
+              help="With --jobs/--scheduler: append each problem's result to this JSON-lines file as it "
+                   "ends; a re-run with the same file skips the problems done.")
 @max_memory_option
 def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, rules_name: str | None,
-           timeout: float, as_json: bool) -> None:
+           timeout: float, as_json: bool, jobs: int | None, scheduler: str | None, results_path: str | None) -> None:
     """Check a problem's soundness: keys, cooks, short solutions, tries with
     their refutations, duals.  PATH is a problem file or a folder of them
     (then a summary table).  Exit 0 sound, 1 cooked / short / no solution,
-    3 unknown, 130 interrupted (Ctrl-C).
+    3 unknown, 130 interrupted (Ctrl-C).  --jobs/--scheduler apply to a
+    folder for now: its problems verified at once on a Dask cluster.
 
     \b
     Example:
       ksolve verify problems/rotenberg-1976.toml --tries 5
+      ksolve verify problems/ --jobs 2 --results verify.jsonl
     """
     from pathlib import Path
 
@@ -167,13 +175,21 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
     rules = load_rules(rules_name) if rules_name else None
     with input_errors():  # every file read before the first is verified
         problems = [ksolve.load_problem(str(file), resources=resources()) for file in files]
-    reports = []
-    for problem in problems:
-        with input_errors():
-            report = ksolve.verify(problem, rules=rules, moves=moves, limits=ksolve.Limits(timeout or None),
-                                   tries=max_tries, duals=not no_duals,
-                                   progress=progress_printer(subject=f"{problem.source}: verifying, "))
-        reports.append((problem, report))
+    if (jobs is not None or scheduler) and Path(path).is_dir():
+        from ksolve.cli_compose import verify_on_cluster
+
+        reports = verify_on_cluster(problems, moves, rules_name, timeout, max_tries, not no_duals, jobs, scheduler,
+                                    results_path)
+    elif jobs is not None or scheduler or results_path:
+        fail("--jobs/--scheduler/--results: for a folder of problems (one problem's proof is not split yet)")
+    else:
+        reports = []
+        for problem in problems:
+            with input_errors():
+                report = ksolve.verify(problem, rules=rules, moves=moves, limits=search_limits(timeout),
+                                       tries=max_tries, duals=not no_duals,
+                                       progress=progress_printer(subject=f"{problem.source}: verifying, "))
+            reports.append((problem, report))
     if as_json:
         import json
 
@@ -265,10 +281,10 @@ def report(file: str, output_format: str, output: str | None, moves: int | None,
             moves = None
         rules = ksolve.rule_set(rules_name) if rules_name else None
         session = ksolve.Analysis(problem, rules, moves)
-    result = ksolve.solve(session, limits=ksolve.Limits(timeout or None), progress=progress_printer(problem.goal))
+    result = ksolve.solve(session, limits=search_limits(timeout), progress=progress_printer(problem.goal))
     verification = None
     if not no_verify and output_format in VERIFIED_FORMATS and result.status != "unknown":
-        verification = ksolve.verify(session, limits=ksolve.Limits(timeout or None), tries=max_tries,
+        verification = ksolve.verify(session, limits=search_limits(timeout), tries=max_tries,
                                      progress=progress_printer(subject=f"{result.status}; then verifying, "))
     try:
         text = render_report(output_format, problem, result, verification)
@@ -301,10 +317,10 @@ def _report_booklet(folder: str, output_format: str, output: str | None, moves: 
         with input_errors():
             problem = ksolve.load_problem(str(path), moves=moves, resources=resources())
             session = ksolve.Analysis(problem, ksolve.rule_set(rules_name) if rules_name else None, moves)
-        result = ksolve.solve(session, limits=ksolve.Limits(timeout or None), progress=progress_printer(problem.goal))
+        result = ksolve.solve(session, limits=search_limits(timeout), progress=progress_printer(problem.goal))
         verification = None
         if not no_verify and result.status != "unknown":
-            verification = ksolve.verify(session, limits=ksolve.Limits(timeout or None), tries=max_tries,
+            verification = ksolve.verify(session, limits=search_limits(timeout), tries=max_tries,
                                          progress=progress_printer(subject=f"{result.status}; then verifying, "))
         entries.append(BookletEntry(problem, result, verification))
         verdict = verification.verdict if verification is not None else result.status
@@ -460,16 +476,22 @@ def _game_belief(file: str, max_positions: int, output: str | None) -> None:
               help="Time limit of one proof.")
 @click.option("--max-positions", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="A game's belief larger than this ends its examination.")
+@jobs_option
+@scheduler_option
 def generate(rules_name: str, games: int, ply: int, seed: int, out_dir: str, start: str, seconds: float,
-             max_positions: int) -> None:
+             max_positions: int, jobs: int | None, scheduler: str | None) -> None:
     """Play seeded games between a greedy White and a random Black, estimate
     White's belief at each of his turns and write the instances where he
     forces mate within D plies ("mate") or nearly does ("near-miss") as
-    filtered PGN, with a CSV of statistics.
+    filtered PGN, with a CSV of statistics.  With --jobs/--scheduler the
+    games are tasks on a Dask cluster, each seeded by its number (the same
+    set whatever the workers), and -o's results.jsonl lets a re-run skip
+    the games done.
 
     \b
     Example:
       ksolve generate --rules berkeley --games 100 --ply 3 --seed 1 -o bench3
+      ksolve generate --games 1000 --ply 3 --jobs 2 -o bench3
     """
     from ksolve.games.generate import endgame_starts, generate as generate_games
 
@@ -486,6 +508,14 @@ def generate(rules_name: str, games: int, ply: int, seed: int, out_dir: str, sta
         click.echo(f"ksolve: game {row['game']}/{games}, ply {row['ply']}: {row['result']} "
                    f"(belief {row['belief_size']:,})", err=True)
 
+    if jobs is not None or scheduler:
+        from ksolve.cli_compose import generate_on_cluster
+
+        rows = generate_on_cluster(rules.name, games, ply, seed, out_dir, fens, seconds, max_positions, jobs,
+                                   scheduler)
+        click.echo(f"{len(rows)} turns examined: {sum(row['result'] == 'mate' for row in rows)} mate, "
+                   f"{sum(row['result'] == 'near-miss' for row in rows)} near-miss instances written to {out_dir}")
+        return
     try:
         rows = generate_games(rules.name, games, ply, seed, out_dir, fens=fens, seconds=seconds,
                               max_positions=max_positions, progress=progress)

@@ -1,0 +1,91 @@
+"""The command line of the runs on Dask and of the composer's searches:
+``--jobs``/``--scheduler`` (shared by ``verify FOLDER``, ``generate``,
+``compose`` and ``mend``), what ``verify`` and ``generate`` do with them, and
+the ``compose`` and ``mend`` commands.  Thin: the work is in ``ksolve.runs``
+and ``ksolve.compose``.
+
+>>> jobs_option(lambda **kw: kw).__click_params__[0].name
+'jobs'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from ksolve.cli_support import fail, input_errors
+
+if TYPE_CHECKING:
+    from ksolve.problem import Problem
+    from ksolve.runs.results import TaskResult
+    from ksolve.verification import Verification
+
+jobs_option = click.option(
+    "--jobs", type=click.IntRange(min=0), is_flag=False, flag_value=0, default=None,
+    help="Run the tasks on a local Dask cluster of N worker processes (--jobs alone: one per core).")
+scheduler_option = click.option(
+    "--scheduler", metavar="ADDRESS",
+    help="Run the tasks on an existing Dask cluster (started with `dask scheduler` and `dask worker`), "
+         "e.g. tcp://127.0.0.1:8786.")
+
+
+def task_printer(what: str):
+    """A run's progress line per ended task on stderr: ``ksolve: [3/46] NAME: WHAT``."""
+
+    def progress(ended: int, total: int, result: "TaskResult") -> None:
+        state = what_of(result) if result.status == "done" else f"failed: {result.error}"
+        click.echo(f"ksolve: [{ended}/{total}] {state}", err=True)
+
+    def what_of(result: "TaskResult") -> str:
+        return what.format(**result.value) if isinstance(result.value, dict) else what
+
+    return progress
+
+
+def _memory_limit() -> int | str:
+    from ksolve.cli_support import resources
+
+    memory = resources().memory
+    return memory if memory is not None else "auto"
+
+
+def verify_on_cluster(problems: list["Problem"], moves: int | None, rules: str | None, timeout: float,
+                      tries: int | None, duals: bool, jobs: int | None, scheduler: str | None,
+                      results: str | None) -> list[tuple["Problem", "Verification"]]:
+    """``ksolve verify FOLDER --jobs N``: the folder's verifications as Dask tasks."""
+    from ksolve.runs.runner import hard_limit, optional_cluster
+    from ksolve.runs.verify import verify_all
+
+    if results:
+        from ksolve.cli_support import check_writable
+
+        check_writable(results, "--results")
+    memory = _memory_limit()
+    with input_errors(), optional_cluster(jobs, scheduler, memory) as client:
+        return verify_all(problems, moves=moves, rules=rules, seconds=timeout or None, tries=tries, duals=duals,
+                          memory=memory if isinstance(memory, int) else None, client=client, results=results,
+                          hard_timeout=hard_limit(timeout), progress=task_printer("{problem}: {verdict}"))
+
+
+def generate_on_cluster(rules: str, games: int, ply: int, seed: int, out_dir: str, fens: list[str] | None,
+                        seconds: float, max_positions: int, jobs: int | None, scheduler: str | None) -> list[dict]:
+    """``ksolve generate --jobs N``: one Dask task per game (``ksolve.runs.generate``)."""
+    from ksolve.runs.generate import generate_on_cluster as generate_games
+    from ksolve.runs.runner import optional_cluster
+
+    def progress(ended: int, total: int, result: "TaskResult") -> None:
+        if result.status != "done":
+            click.echo(f"ksolve: [{ended}/{total}] {result.key}: failed: {result.error}", err=True)
+            return
+        rows = result.value["rows"]
+        found = ", ".join(f"ply {row['ply']} {row['result']}" for row in rows if row["result"] in ("mate", "near-miss"))
+        click.echo(f"ksolve: [{ended}/{total}] game {rows[0]['game'] if rows else '?'}: {len(rows)} turns examined"
+                   f"{'; ' + found if found else ''}", err=True)
+
+    try:
+        with input_errors(), optional_cluster(jobs, scheduler, _memory_limit()) as client:
+            return generate_games(rules, games, ply, seed, out_dir, fens=fens, client=client, progress=progress,
+                                  seconds=seconds, max_positions=max_positions)
+    except OSError as error:
+        fail(f"-o: {error.filename}: {error.strerror}")

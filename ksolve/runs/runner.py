@@ -1,0 +1,210 @@
+"""Run independent tasks on a Dask cluster (or in this process), appending
+each result to a ``ResultsFile`` as it finishes and skipping the tasks a
+previous run finished.
+
+- ``cluster_client(jobs=N)``: a ``LocalCluster`` of N worker processes with
+  one thread each (one task per process at a time), each under ``memory_limit``
+  (the nanny restarts a worker past it); ``cluster_client(scheduler=ADDRESS)``:
+  an existing cluster (``dask scheduler`` / ``dask worker``).
+- A worker killed while running a task (crash, memory limit, ``kill -9``): the
+  scheduler gives the task to another worker, up to ``retries`` times, then the
+  task is recorded as failed.
+- ``hard_timeout``: a task running longer is recorded as failed and its worker
+  restarted (the tasks' own search limits, ``Limits(seconds)``, normally end
+  them first, with verdict "unknown").
+
+>>> import time
+>>> results = run_tasks([Task("nap", time.sleep, (0,))], ResultsFile(None))
+>>> results["nap"].status, results["nap"].value
+('done', None)
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+
+from ksolve.runs.results import DONE, FAILED, ResultsFile, TaskResult
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+RunProgress = Callable[[int, int, TaskResult], None]
+"""Called as each task ends: tasks ended (this run and before), tasks in all, the result."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """One independent piece of work: ``function(*args)`` (a module-level
+    function, so that a worker can import it), named by a ``key`` that is the
+    same in every run of the same work (it is what a re-run skips)."""
+
+    key: str
+    function: Callable[..., Any]
+    args: tuple = ()
+
+
+@contextmanager
+def cluster_client(jobs: int | None = None, scheduler: str | None = None, memory_limit: str | int = "auto",
+                   retries: int = 3) -> Iterator["Client"]:
+    """A Dask client: of an existing cluster (``scheduler``: ``tcp://host:8786``) or
+    of a new local cluster of ``jobs`` worker processes (default: the machine's cores),
+    closed on exit.  ``memory_limit``: each local worker's (``"2GB"``; ``"auto"``: the
+    machine's memory shared out); ``retries``: how often a task may lose its worker."""
+    import logging
+
+    import dask
+    from distributed import Client, LocalCluster
+
+    # worker-saturation 1: a worker holds only the task it runs (none queued behind it),
+    # so that "processing on a worker" means running (the hard timeout's clock).
+    with dask.config.set({"distributed.scheduler.allowed-failures": retries,
+                          "distributed.scheduler.worker-saturation": 1.0}):
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout="10s")
+            except (OSError, TimeoutError) as error:
+                from ksolve.errors import InputError
+
+                raise InputError(f"--scheduler: cannot reach {scheduler}: {error}") from None
+            with client:
+                yield client
+            return
+        with LocalCluster(n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                          memory_limit=memory_limit, dashboard_address=None,
+                          silence_logs=logging.CRITICAL) as cluster, Client(cluster) as client:
+            yield client
+
+
+@contextmanager
+def optional_cluster(jobs: int | None, scheduler: str | None, memory_limit: str | int = "auto"
+                     ) -> Iterator["Client | None"]:
+    """``cluster_client`` when ``jobs`` (0: the machine's cores) or ``scheduler`` is given,
+    else None (the tasks run in this process, one after another)."""
+    if jobs is None and not scheduler:
+        yield None
+        return
+    with cluster_client(jobs or None, scheduler, memory_limit) as client:
+        yield client
+
+
+def hard_limit(seconds: float | None) -> float | None:
+    """The hard time limit of a task whose search stops itself after ``seconds``: twice
+    that and a minute more (the task's own limit leaves out building its belief).
+
+    >>> hard_limit(600), hard_limit(None)
+    (1260.0, None)
+    """
+    return 2.0 * seconds + 60.0 if seconds else None
+
+
+def run_tasks(tasks: Sequence[Task], results: ResultsFile, client: "Client | None" = None,
+              hard_timeout: float | None = None, progress: RunProgress | None = None) -> dict[str, TaskResult]:
+    """Every task's result by key: those ``results`` already holds, then the others,
+    run on ``client``'s cluster (None: one after another in this process) and
+    appended to ``results`` as each ends."""
+    known = results.finished()
+    ended = {task.key: known[task.key] for task in tasks if task.key in known}
+    todo = [task for task in tasks if task.key not in known]
+    total = len(tasks)
+
+    def record(result: TaskResult) -> None:
+        results.append(result)
+        ended[result.key] = result
+        if progress is not None:
+            progress(len(ended), total, result)
+
+    if client is None:
+        for task in todo:
+            record(_in_process(task))
+    else:
+        _on_cluster(todo, client, hard_timeout, record)
+    return {task.key: ended[task.key] for task in tasks if task.key in ended}
+
+
+def timed_call(function: Callable[..., Any], *args: Any) -> tuple[Any, float, str]:
+    """``function(*args)``, its seconds and where it ran (the worker's address, or this process)."""
+    started = time.perf_counter()
+    value = function(*args)
+    return value, time.perf_counter() - started, _where()
+
+
+def _where() -> str:
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        return f"pid {os.getpid()}"
+
+
+def _in_process(task: Task) -> TaskResult:
+    started = time.perf_counter()
+    try:
+        value, seconds, where = timed_call(task.function, *task.args)
+    except Exception as error:  # a task's failure is its result; the run goes on
+        return TaskResult(task.key, FAILED, seconds=time.perf_counter() - started, error=_one_line(error))
+    return TaskResult(task.key, DONE, value, seconds, worker=where)
+
+
+def _on_cluster(tasks: Sequence[Task], client: "Client", hard_timeout: float | None,
+                record: Callable[[TaskResult], None]) -> None:
+    from distributed import wait
+    from distributed.client import FutureCancelledError
+
+    futures = {client.submit(timed_call, task.function, *task.args, key=f"ksolve-{task.key}", pure=False): task
+               for task in tasks}
+    seen_running: dict[str, float] = {}
+    pending = set(futures)
+    try:
+        while pending:
+            try:
+                done, pending = wait(list(pending), timeout=1.0 if hard_timeout else None,
+                                     return_when="FIRST_COMPLETED")
+            except TimeoutError:  # none ended within the second: look for overdue tasks
+                done = set()
+            for future in done:
+                task = futures[future]
+                try:
+                    value, seconds, where = future.result()
+                except FutureCancelledError:
+                    continue  # ended by the hard timeout below, already recorded
+                except Exception as error:  # KilledWorker (lost its worker too often) or the task's own error
+                    record(TaskResult(task.key, FAILED, error=_one_line(error)))
+                else:
+                    record(TaskResult(task.key, DONE, value, seconds, worker=where))
+            if hard_timeout and pending:
+                pending -= _stop_overdue(client, futures, pending, seen_running, hard_timeout, record)
+    finally:
+        client.cancel(list(pending))
+
+
+def _stop_overdue(client: "Client", futures: dict, pending: set, seen_running: dict[str, float],
+                  hard_timeout: float, record: Callable[[TaskResult], None]) -> set:
+    """Record as failed, cancel and restart the workers of the tasks running longer than
+    ``hard_timeout`` (their start is when they were first seen on a worker)."""
+    now = time.monotonic()
+    by_key = {future.key: future for future in pending}
+    overdue, workers = set(), set()
+    for worker, keys in client.processing().items():
+        for key in keys:
+            if key in by_key:
+                started = seen_running.setdefault(key, now)
+                if now - started > hard_timeout:
+                    overdue.add(by_key[key])
+                    workers.add(worker)
+    for future in overdue:
+        record(TaskResult(futures[future].key, FAILED, seconds=now - seen_running[future.key],
+                          error=f"over the hard time limit of {hard_timeout:g} s: its worker was restarted"))
+    if overdue:
+        client.cancel(list(overdue), force=True)
+        client.restart_workers(list(workers), raise_for_error=False)
+    return overdue
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
