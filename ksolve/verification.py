@@ -113,7 +113,8 @@ class Verification:
         if not self.keys:
             text = f"no solution: no first move {'captures the king' if self.goal == 'king-capture' else 'mates'} in {self.moves}"
         else:
-            keys = ", ".join(f"1.{key.label}! (#{key.moves})" for key in self.keys)
+            mark = "xk" if self.goal == "king-capture" else "#"
+            keys = ", ".join(f"1.{key.label}! ({mark}{key.moves})" for key in self.keys)
             text = f"{self.verdict}: key{'s' if len(self.keys) > 1 else ''} {keys}"
         if self.published_key is not None:
             if self.published_key_matches:
@@ -127,7 +128,7 @@ class Verification:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "verdict": self.verdict, "line": self.line(), "moves": self.moves,
+            "verdict": self.verdict, "line": self.line(), "moves": self.moves, "goal": self.goal,
             "keys": [key.as_dict() for key in self.keys],
             "short": [key.as_dict() for key in self.short],
             "tries": [attempt.as_dict() for attempt in self.tries], "tries_total": self.tries_total,

@@ -72,37 +72,55 @@ def dots(marks: dict[int, list[str]], margin: float, radius: float = DOT) -> str
     return "".join(circles)
 
 
-def _with_dots(svg: str, marks: dict[int, list[str]] | None, margin: float, radius: float = DOT) -> str:
-    """Dots drawn over the squares, under the pieces."""
-    if not marks:
+FOG = "#5f6368"
+"""The fog's colour: squares White does not see (Fog of War), greyed under the men."""
+
+
+def fog_rects(mask: int, margin: float) -> str:
+    """Grey squares over the fog (``mask``: the squares White does not see).
+
+    >>> fog_rects(chess.BB_A1, 0)
+    '<rect class="fog" x="0" y="315" width="45" height="45" fill="#5f6368" fill-opacity="0.55" />'
+    """
+    return "".join(f'<rect class="fog" x="{margin + chess.square_file(square) * SQUARE:g}" '
+                   f'y="{margin + (7 - chess.square_rank(square)) * SQUARE:g}" width="{SQUARE}" height="{SQUARE}" '
+                   f'fill="{FOG}" fill-opacity="0.55" />' for square in chess.scan_forward(mask))
+
+
+def _with_dots(svg: str, marks: dict[int, list[str]] | None, margin: float, radius: float = DOT,
+               fog: int = 0) -> str:
+    """The fog and dots drawn over the squares, under the pieces."""
+    if not marks and not fog:
         return svg
     at = _FIRST_PIECE.search(svg)
     at = at.start() if at else svg.rindex("</svg>")
-    return svg[:at] + dots(marks, margin, radius) + svg[at:]
+    return svg[:at] + fog_rects(fog, margin) + dots(marks or {}, margin, radius) + svg[at:]
 
 
 def board(board: chess.BaseBoard, marks: dict[int, list[str]] | None = None, size: int = 360,
-          title: str = "") -> str:
+          title: str = "", fog: int = 0) -> str:
     """A full diagram with coordinates (pieces drawn from ``page_defs()``),
-    ``marks`` (square -> colours) dotted.
+    ``marks`` (square -> colours) dotted, the ``fog`` squares greyed.
 
     >>> svg = board(chess.BaseBoard("8/8/8/8/8/8/8/K6k"), title="a <b>")
     >>> "<title>a &lt;b&gt;</title>" in svg, svg.count('href="#white-king"') > 0
     (True, True)
     """
     svg = _strip(chess.svg.board(board, size=size, coordinates=True), title)
-    return _with_dots(svg, marks, SQUARE / 3)
+    return _with_dots(svg, marks, SQUARE / 3, fog=fog)
 
 
 def mini_board(board: chess.BaseBoard, marks: dict[int, list[str]] | None = None, size: int = 150,
-               title: str = "") -> str:
-    """A small diagram without coordinates; its squares are the shared empty board."""
+               title: str = "", fog: int = 0) -> str:
+    """A small diagram without coordinates; its squares are the shared empty board
+    (``fog``: the squares greyed as unseen)."""
     svg = _strip(chess.svg.board(board, size=size, coordinates=False), title)
     opening = _OPEN_TAG.match(svg).group(0)
     body = _SQUARE.sub("", svg[len(opening):])
     title_end = body.find("</title>")
     at = title_end + len("</title>") if title_end >= 0 else 0
-    return _with_dots(opening + body[:at] + f'<use href="#{BOARD_ID}" />' + body[at:], marks, 0, MINI_DOT)
+    return _with_dots(opening + body[:at] + f'<use href="#{BOARD_ID}" />' + body[at:], marks, 0, MINI_DOT,
+                      fog)
 
 
 def page_defs() -> str:

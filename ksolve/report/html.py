@@ -87,6 +87,31 @@ def hidden_marks(problem) -> list[UnitMark]:
     return marks
 
 
+def initial_fog(problem) -> int:
+    """The squares White does not see before his first move (Fog of War: the
+    complement of what his men see in every initial position); 0 under a referee
+    that shows no squares.
+
+    >>> from ksolve.problem import load_problem_text
+    >>> fog = initial_fog(load_problem_text('stipulation = "xk1"\\nrules = "fog-of-war"\\n[position]\\n'
+    ...                                     'fen = "k7/8/8/8/8/8/8/RK6 w - - 0 1"\\n'))
+    >>> chess.BB_A8 & fog, bin(fog).count("1")
+    (0, 52)
+    """
+    rules = problem.rules
+    try:
+        keys = rules.turn_info(problem.belief().positions)
+    except Exception:  # a report still renders without the belief
+        return 0
+    seen = chess.BB_ALL
+    for key in keys:
+        view = rules.view_squares(key)
+        if view is None:
+            return 0
+        seen &= view
+    return ~seen & chess.BB_ALL
+
+
 def visible_board(problem) -> chess.BaseBoard:
     """What White sees: the position without its hidden units (for explicit positions, White's men
     and the black men standing in every one)."""
@@ -228,8 +253,13 @@ def _header(problem: Problem, marks: list[UnitMark], level: int) -> str:
     dotted = diagram.square_marks([(mark.mask, mark.color) for mark in marks])
     legend = "".join(f'<li><span class="sw" style="background:{mark.color}"></span>{_e(mark.label)}</li>'
                      for mark in marks)
-    board = diagram.board(visible_board(problem), dotted, size=360,
-                          title=f"{problem.name}: the visible position" + (", hidden units marked" if marks else ""))
+    fog = initial_fog(problem)
+    board = diagram.board(visible_board(problem), dotted, size=360, fog=fog,
+                          title=f"{problem.name}: the visible position" + (", hidden units marked" if marks else "")
+                          + (", the fog greyed" if fog else ""))
+    if fog:
+        legend += (f'<li><span class="sw" style="background:{diagram.FOG};border-radius:0"></span>'
+                   f"the fog: {bin(fog).count('1')} squares White does not see</li>")
     extra = ""
     if problem.published_solution or problem.published_key:
         key = f"<p>Published key: <code>{_e(problem.published_key)}</code></p>" if problem.published_key else ""
@@ -237,7 +267,7 @@ def _header(problem: Problem, marks: list[UnitMark], level: int) -> str:
         extra += f"<details><summary>Published solution</summary>{key}{text}</details>"
     if problem.notes:
         extra += f'<details><summary>Notes</summary><pre class="published">{_e(problem.notes)}</pre></details>'
-    hidden = (f'<h{level + 2}>Hidden units</h{level + 2}><ul class="legend">{legend}</ul>' if marks
+    hidden = (f'<h{level + 2}>Hidden units</h{level + 2}><ul class="legend">{legend}</ul>' if legend
               else "<p>No hidden units: White sees every man.</p>")
     return (f"<header><h{level}>{_e(problem.name)}</h{level}></header><div class=\"top\"><figure>{board}"
             f'<figcaption class="caption">White to play. {_e(problem.stipulation)}</figcaption></figure>'
@@ -336,7 +366,7 @@ def render_verification(verification: dict, goal: str = "mates", anchors: dict[s
     duals = verification.get("duals")
     if duals and verdict != "unknown":
         main = sum(1 for dual in duals if dual.get("main_line"))
-        items = "".join(f"<li>{'main line' if dual.get('main_line') else 'minor'}: {_moves_unbroken(dual_text(dual))}"
+        items = "".join(f"<li>{'main line' if dual.get('main_line') else 'minor'}: {_moves_unbroken(dual_text(dual, verification.get('goal') or 'mate'))}"
                         "</li>" for dual in duals)
         parts.append(f"<details{' open' if main else ''}><summary>Duals ({main} in the main line, "
                      f'{len(duals) - main} minor)</summary><ul class="plain duals">{items}</ul></details>')

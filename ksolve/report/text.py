@@ -94,7 +94,7 @@ def move_text(entry: Any, mark: str) -> str:
     return (label if label[:1].isdigit() else f"1.{label}") + mark
 
 
-def dual_text(dual: dict) -> str:
+def dual_text(dual: dict, goal: str = "mate") -> str:
     """A dual as composers note it: where, the solution's move and the others.
 
     >>> dual_text({"move_number": 5, "played": "Rb5", "also": ["Rc5", "Rd5"], "moves_left": 4,
@@ -103,9 +103,18 @@ def dual_text(dual: dict) -> str:
     """
     number = dual.get("move_number", "?")
     also = ", ".join(f"{number}.{move}" for move in dual.get("also") or [])
-    speed = f"; mate in {dual['moves_left']}" if dual.get("moves_left") else ""
+    speed = f"; {goal_words(goal)} in {dual['moves_left']}" if dual.get("moves_left") else ""
     after = f"{dual['after']}: " if dual.get("after") else ""
     return f"{after}{number}.{dual.get('played', '?')} (also {also}{speed})"
+
+
+def goal_words(goal: str | None) -> str:
+    """How a win is named: ``mate``, or ``capture`` (of the king, in Fog of War).
+
+    >>> goal_words("king-capture")
+    'capture'
+    """
+    return "capture" if goal == "king-capture" else "mate"
 
 
 def try_lines(tries: list[dict]) -> list[str]:
@@ -157,16 +166,17 @@ def render_verification_text(verification: dict) -> str:
     Duals: none
     """
     lines: list[str] = []
+    win = goal_words(verification.get("goal"))
     if verification.get("line"):
         lines.append(f"Verdict: {verification['line']}")
     elif verification.get("verdict"):  # no one-line verdict: the keys on their own lines
         lines.append(f"Verdict: {verification['verdict']}")
-        lines.extend(move_text(key, "!") + (f" (mate in {key['moves']})" if isinstance(key, dict) and key.get("moves")
+        lines.extend(move_text(key, "!") + (f" ({win} in {key['moves']})" if isinstance(key, dict) and key.get("moves")
                                             else "") for key in verification.get("keys") or [])
     short = verification.get("short") or []
     if short:
         lines.append("Short solutions: " + ", ".join(
-            f"{move_text(key, '!')} (mate in {key.get('moves')})" for key in short))
+            f"{move_text(key, '!')} ({win} in {key.get('moves')})" for key in short))
     tries = verification.get("tries") or []
     if tries:
         lines.append("Tries, the closest first:")
@@ -180,7 +190,7 @@ def render_verification_text(verification: dict) -> str:
         main = [dual for dual in duals if dual.get("main_line")]
         lines.append("Duals: " + ("not checked" if unchecked else "none" if not duals else
                                   f"{len(main)} in the main line, {len(duals) - len(main)} minor"))
-        lines.extend(f"{INDENT}{'main line' if dual.get('main_line') else 'minor'}: {dual_text(dual)}"
+        lines.extend(f"{INDENT}{'main line' if dual.get('main_line') else 'minor'}: {dual_text(dual, verification.get('goal') or 'mate')}"
                      for dual in duals)
     return "\n".join(lines)
 
@@ -212,6 +222,7 @@ def render_solution_text(problem, solution, full: bool = False) -> str:
     size = solution.belief_size
     lines = [f"{problem.name}: {problem.stipulation}, rules {solution.rules}, "
              f"{size:,} position{'s' if size != 1 else ''}"]
+    lines += fog_view_lines(problem)
     key = _key_text(problem, solution)
     if solution.status == "solved" and not solution.shortest:
         lines.append(f"White {goal} in at most {solution.moves} (a shorter solution was not looked for).{key}")
@@ -233,6 +244,45 @@ def render_solution_text(problem, solution, full: bool = False) -> str:
             if "\n" in text:
                 lines += ["", COMPACT_LEGEND]
     return "\n".join(lines)
+
+
+def fog_view_lines(problem) -> list[str]:
+    """White's view as Fog-of-War problems print the diagram: his men and the
+    black men he sees, ``.`` a square he sees empty, ``?`` the fog; nothing
+    under a referee that shows no squares.
+
+    >>> from ksolve.problem import load_problem_text
+    >>> print("\\n".join(fog_view_lines(load_problem_text(
+    ...     'stipulation = "xk1"\\nrules = "fog-of-war"\\n[position]\\nfen = "k7/8/8/8/8/8/8/RK6 w - - 0 1"\\n'))))
+    White's view (? the fog, 52 squares he does not see):
+      8 k ? ? ? ? ? ? ?
+      7 . ? ? ? ? ? ? ?
+      6 . ? ? ? ? ? ? ?
+      5 . ? ? ? ? ? ? ?
+      4 . ? ? ? ? ? ? ?
+      3 . ? ? ? ? ? ? ?
+      2 . . . ? ? ? ? ?
+      1 R K . ? ? ? ? ?
+        a b c d e f g h
+    """
+    import chess
+
+    from ksolve.report.html import initial_fog, visible_board
+
+    fog = initial_fog(problem)
+    if not fog:
+        return []
+    board = visible_board(problem)
+    lines = [f"White's view (? the fog, {bin(fog).count('1')} squares he does not see):"]
+    for rank in range(7, -1, -1):
+        row = []
+        for file in range(8):
+            square = chess.square(file, rank)
+            piece = board.piece_at(square)
+            row.append("?" if fog >> square & 1 else piece.symbol() if piece else ".")
+        lines.append(f"  {rank + 1} " + " ".join(row))
+    lines.append("    a b c d e f g h")
+    return lines
 
 
 def _key_text(problem, solution) -> str:

@@ -25,6 +25,7 @@ import chess
 import networkx as nx
 
 from ksolve.report import diagram
+from ksolve.rules import get_rules
 
 PALETTE = ("#1e88e5", "#e53935", "#43a047", "#8e24aa", "#fb8c00", "#00acc1", "#6d4c41", "#c0ca33")
 """Hidden units' colours, in the order of the problem's units."""
@@ -107,6 +108,8 @@ class TreeHtml:
         self.tree, self.colors = tree, colors or {}
         self.open_depth, self.diagrams_left = open_depth, max_diagrams
         self.length = lengths(tree)
+        self._rules = get_rules(tree.graph["rules"]) if "rules" in tree.graph else None
+        self._goal_word = "capture" if self._rules is not None and self._rules.goal == "king-capture" else "mate"
 
     def render(self) -> str:
         if not self.tree.number_of_nodes():
@@ -201,7 +204,7 @@ class TreeHtml:
     def _caption(self, node: int) -> str:
         data = self.tree.nodes[node]
         size, left = data.get("size", "?"), data.get("moves_left")
-        words = f"{size} position{'' if size == 1 else 's'}" + (f", mate within {left}" if left else "")
+        words = f"{size} position{'' if size == 1 else 's'}" + (f", {self._goal_word} within {left}" if left else "")
         swatches = "".join(f'<br><span class="sw" style="background:{self._color(name)}"></span>'
                            f"{_e(name)}: {_e(squares_phrase(_mask(names)))}"
                            for name, names in (data.get("squares") or {}).items())
@@ -220,4 +223,16 @@ class TreeHtml:
         groups = [(_mask(names), self._color(name)) for name, names in squares.items()]
         board = chess.BaseBoard(data["known"]) if "known" in data else chess.BaseBoard.empty()
         title = f"What White knows: {data.get('size', '?')} positions" + (f" ({hidden})" if hidden else "")
-        return diagram.mini_board(board, diagram.square_marks(groups), size=MINI_SIZE, title=title)
+        fog = self._fog(node)
+        if fog:
+            title += "; the fog (squares he does not see) greyed"
+        return diagram.mini_board(board, diagram.square_marks(groups), size=MINI_SIZE, title=title, fog=fog)
+
+    def _fog(self, node: int) -> int:
+        """The squares White does not see at ``node`` (0 under a referee that shows no squares):
+        the complement of the view the observation that led there showed him."""
+        for _, _, edge in self.tree.in_edges(node, data=True):
+            if edge.get("key") is not None and self._rules is not None:
+                seen = self._rules.view_squares(edge["key"])
+                return 0 if seen is None else ~seen & chess.BB_ALL
+        return 0

@@ -142,6 +142,11 @@ class RuleSet(ABC):
         code = int(key[0])
         return codes.capture_square(code) is not None, bool(codes.check_words(code))
 
+    def view_squares(self, key: np.ndarray) -> int | None:
+        """The squares the observation ``key`` shows White (a bitboard), or None
+        under a referee that shows no squares (Fog of War: what his men see)."""
+        return None
+
     # --- observations ------------------------------------------------------------
     @abstractmethod
     def attempt(self, positions: np.ndarray, move: int) -> Outcomes:

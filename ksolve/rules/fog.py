@@ -141,6 +141,23 @@ def fog_turn_info(positions):
     return keys
 
 
+def sight_words(key: np.ndarray) -> str:
+    """The black men White sees, as problemists write them ("sees Kg4, Ph7";
+    "sees no black man"): what tells one Fog-of-War observation from another
+    in a solution.
+
+    >>> key = np.zeros(KEY_WIDTH, dtype=np.uint64)
+    >>> key[2 + 5], key[2] = 1 << chess.G4, 1 << chess.H7
+    >>> sight_words(key)
+    'sees Kg4, Ph7'
+    """
+    men = sorted((square, piece) for piece in range(6) for square in chess.scan_forward(int(key[2 + piece])))
+    if not men:
+        return "sees no black man"
+    return "sees " + ", ".join(f"{chess.piece_symbol(piece + 1).upper()}{chess.square_name(square)}"
+                               for square, piece in sorted(men, key=lambda m: (-m[1], m[0])))
+
+
 @dataclass(frozen=True, repr=False)
 class FogOfWarRules(RuleSet):
     """Fog of War: what White sees after each ply."""
@@ -173,12 +190,12 @@ class FogOfWarRules(RuleSet):
         if end:
             parts.append({codes.END_KING_CAPTURED: "king captured", codes.END_STALEMATE: "stalemate",
                           codes.END_MOVE_LIMIT: "draw (50 moves)"}[end])
-        seen = int(key[1])
-        enemies = sum(bin(int(key[2 + p])).count("1") for p in range(6))
-        parts.append(f"{bin(seen).count('1')} squares visible, {enemies} enemy {'man' if enemies == 1 else 'men'} in sight")
+        parts.append(sight_words(key))
         text = ", ".join(parts)
         return text[0].upper() + text[1:]
 
+    def view_squares(self, key: np.ndarray) -> int | None:
+        return int(key[1])
 
     def observation_json(self, key: np.ndarray) -> dict[str, Any]:
         """The announcement (capture square, end) and White's view: the visible
