@@ -1,0 +1,224 @@
+"""The computer opponent: a belief-state player.
+
+It keeps its belief (``SideBelief``: exact, sampled past a budget) and on
+each attempt of its turn:
+
+1. **Forced win.** While the belief (filtered by this turn's refusals) holds
+   at most ``PROVER_POSITIONS`` positions, ksolve's prover looks for a
+   forced mate (Fog of War: king capture) in up to ``PROVER_MOVES`` moves
+   within ``PROVER_LIMITS``; a proven strategy's attempt is played.
+2. **"Any?"** (rule sets with the question) is asked when at least a
+   quarter of the sampled positions have a pawn capture.
+3. **Heuristic** (otherwise): over up to ``SAMPLE`` positions drawn from the
+   belief, each attempt scores the chance it is legal times the mean, over
+   the positions where it is, of
+   ``win + captured value - 0.7 * the most valuable man the opponent could
+   take next + check bonus`` (men worth 1, 3, 3, 5, 9; a win 1000; in Fog
+   of War losing the king costs 1000, so moves that leave the king to be
+   captured are avoided when any other move keeps it safe), plus a small
+   seeded noise.  The best attempt is made; after a refusal the belief is
+   filtered and the choice made again.
+
+When the belief is lost (a sample that kept no consistent position, even
+after rebuilding), it makes random attempts of its own board.
+
+>>> import chess
+>>> from ksolve.play.session import GameSession
+>>> game = GameSession("fog-of-war")
+>>> computer = ComputerPlayer("fog-of-war", chess.BLACK, seed=1)
+>>> _ = game.attempt("e2e4")
+>>> computer.play_turn(game).moved, game.to_move == chess.WHITE
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+import chess
+import numpy as np
+
+from ksolve.belief import BeliefState
+from ksolve.board import expand, move_from_uci, move_to_uci
+from ksolve.board.layout import COLUMN_BLACK, KING
+from ksolve.games.model import STANDARD_FEN
+from ksolve.play.belief import SideBelief
+from ksolve.play.mirror import mirror_uci
+from ksolve.play.session import Answer, GameSession
+from ksolve.rules import codes
+from ksolve.rules.base import ASKED, FRESH, MUST_CAPTURE, MUST_TRY, Outcome
+from ksolve.search.prover import ASK, Prover
+from ksolve.search.run import Limits, SearchAborted
+
+SAMPLE = 48
+PROVER_POSITIONS = 400
+PROVER_MOVES = 2
+PROVER_LIMITS = Limits(seconds=1.0, nodes=20_000)
+VALUES = np.array([1.0, 3.0, 3.0, 5.0, 9.0, 0.0])
+"""Pawn, knight, bishop, rook, queen, king (a king's loss is a loss of the game: ``WIN``)."""
+WIN = 1000.0
+CHECK_BONUS = 0.2
+THREAT_WEIGHT = 0.7
+ANY_RATE = 0.25
+
+
+@dataclass
+class ThinkStats:
+    """What the player spent: attempts chosen, their total seconds, proofs found."""
+
+    choices: int = 0
+    seconds: float = 0.0
+    proofs: int = 0
+
+    @property
+    def mean_seconds(self) -> float:
+        return self.seconds / self.choices if self.choices else 0.0
+
+
+class ComputerPlayer:
+    """The computer playing ``side`` under ``rules``."""
+
+    def __init__(self, rules: str, side: chess.Color, fen: str | None = None, seed: int = 0,
+                 budget: int = 40_000) -> None:
+        self.side = side
+        self.belief = SideBelief(rules, side, fen, budget, seed)
+        self.rules = self.belief.rules
+        self.rng = random.Random(seed + 1)
+        self.stats = ThinkStats()
+        self.fen = fen or STANDARD_FEN
+        self._turn_length = -1
+        self._refused: list[int] = []
+        self._state = FRESH
+        self._any = False
+
+    # --- playing a turn -------------------------------------------------------------
+    def play_turn(self, game: GameSession) -> Answer:
+        """Make attempts in ``game`` until one is executed (or the game ends)."""
+        answer = Answer("illegal", "")
+        while not game.over and game.to_move == self.side and not answer.moved:
+            action = self.choose(game)
+            answer = game.ask_any() if action == "any" else game.attempt(action)
+            self.heard(action, answer)
+        return answer
+
+    def choose(self, game: GameSession) -> str:
+        """The next attempt (UCI) or ``"any"``, from what this side knows of ``game``."""
+        started = time.perf_counter()
+        self.belief.sync(game.observations[self.side])
+        if len(game.turns) != self._turn_length:
+            self._turn_length, self._refused, self._state = len(game.turns), [], FRESH
+        askable = [self._frame(uci) for uci in game.askable()]
+        choice = self._choose(askable, game.can_ask())
+        self.stats.choices += 1
+        self.stats.seconds += time.perf_counter() - started
+        return choice if choice == "any" else self._frame(choice)
+
+    def heard(self, action: str, answer: Answer) -> None:
+        """The referee's answer to this side's last action."""
+        if answer.kind == "illegal" and action != "any":
+            self._refused.append(move_from_uci(self._frame(action)))
+            self._state = self.rules.state_after_refusal(self._state)
+        elif answer.kind in ("any-yes", "any-no"):
+            yes = answer.kind == "any-yes"
+            self._state = (MUST_CAPTURE if self.rules.any_obliges_until_capture else MUST_TRY) if yes else ASKED
+            self._any = yes
+
+    # --- thinking -----------------------------------------------------------------
+    def _frame(self, uci: str) -> str:
+        return uci if self.side == chess.WHITE else mirror_uci(uci)
+
+    def _positions(self) -> np.ndarray:
+        """The belief filtered by this turn's refusals and "Any?" answer."""
+        if self.belief.lost:
+            return np.zeros((0, 0), dtype=np.uint64)
+        positions = self.belief.positions
+        for move in self._refused:
+            positions = positions[self.rules.attempt(positions, move).keys[:, 0] == np.uint64(codes.ILLEGAL)]
+        if self._state != FRESH and self.rules.any_question:
+            positions = positions[self.rules.any_answers(positions) == self._any]
+        return positions
+
+    def _choose(self, askable: list[str], can_ask: bool) -> str:
+        positions = self._positions()
+        if len(positions) == 0:
+            return self._random(askable)
+        if len(positions) <= PROVER_POSITIONS:
+            proven = self._proven(positions, askable, can_ask)
+            if proven is not None:
+                self.stats.proofs += 1
+                return proven
+        sample = positions if len(positions) <= SAMPLE else \
+            positions[sorted(self.rng.sample(range(len(positions)), SAMPLE))]
+        if can_ask and float(self.rules.any_answers(sample).mean()) >= ANY_RATE:
+            return "any"
+        scores = {uci: self._score(sample, move_from_uci(uci)) for uci in askable}
+        return max(scores, key=lambda uci: scores[uci])
+
+    def _proven(self, positions: np.ndarray, askable: list[str], can_ask: bool) -> str | None:
+        """A proven strategy's attempt within ``PROVER_MOVES`` moves, if the prover finds one."""
+        belief = BeliefState.from_positions(positions)
+        prover = Prover(self.rules, PROVER_LIMITS)
+        prover.fit_bounds(belief)
+        try:
+            for moves in range(1, PROVER_MOVES + 1):
+                if prover.wins(belief, moves, self._state):
+                    move, _ = prover.winning_move(belief, moves, self._state)
+                    if move == ASK:
+                        return "any" if can_ask else None
+                    uci = move_to_uci(move)
+                    return uci if uci in askable else None
+        except SearchAborted:
+            return None
+        return None
+
+    def _score(self, sample: np.ndarray, move: int) -> float:
+        outcome = self.rules.attempt(sample, move)
+        legal = np.flatnonzero(outcome.keys[:, 0] != np.uint64(codes.ILLEGAL))
+        noise = self.rng.random() * 0.05
+        if len(legal) == 0:
+            return noise - 1.0
+        keys, parents, children = outcome.keys[legal], sample[legal], outcome.children[legal]
+        values = _gains(parents, keys, move) - THREAT_WEIGHT * _threats(children, self.rules.fog)
+        for i, key in enumerate(keys):
+            result = self.rules.outcome(key)
+            if result == Outcome.WON:
+                values[i] = WIN
+            elif result == Outcome.ENDED:
+                values[i] = -1.0
+        return float(len(legal) / len(sample) * values.mean()) + noise
+
+    def _random(self, askable: list[str]) -> str:
+        """With no belief left: a random attempt of its own board."""
+        return self.rng.choice(askable)
+
+
+def _gains(parents: np.ndarray, keys: np.ndarray, move: int) -> np.ndarray:
+    """The value of the man each move captured (en passant: a pawn), plus the check bonus."""
+    gains = np.zeros(len(keys))
+    for i, key in enumerate(keys):
+        code = int(key[0])
+        square = codes.capture_square(code)
+        if square is not None:
+            gains[i] = next((VALUES[p] for p in range(6) if int(parents[i, COLUMN_BLACK + p]) >> square & 1), 1.0)
+        if code & codes.CHECK_MASK:
+            gains[i] += CHECK_BONUS
+    return gains
+
+
+def _threats(children: np.ndarray, fog: bool) -> np.ndarray:
+    """Per child, the most valuable of the mover's men the opponent could take next
+    (the king, in Fog of War: ``WIN / THREAT_WEIGHT``, so a lost king costs a win)."""
+    replies, parents, moves = expand(children, fog)
+    worst = np.zeros(len(children))
+    if len(moves) == 0:
+        return worst
+    targets = (moves >> 6) & 63
+    bits = np.left_shift(np.uint64(1), targets.astype(np.uint64))
+    taken = np.zeros(len(moves))
+    for piece in range(6):
+        hit = (children[parents, piece] & bits) != 0
+        taken = np.where(hit, WIN / THREAT_WEIGHT if piece == KING else VALUES[piece], taken)
+    np.maximum.at(worst, parents, taken)
+    return worst

@@ -1,0 +1,265 @@
+"""Playing games (ksolve.play): the session's referee answers and draws, Fog
+of War's visibility against an independent python-chess computation, the
+mirrored frame Black thinks in, each side's exact belief holding the true
+position, the records' PGN round trips, and the computer opponent playing to
+the end under every rule set."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import numpy as np
+import pytest
+
+from ksolve.board import fog_moves, move_from_uci, position_from_board, position_to_board
+from ksolve.board.layout import COLUMN_HASH, MAX_MOVES
+from ksolve.games.estimate import estimate
+from ksolve.games.model import filter_game
+from ksolve.games.pgn import read_game
+from ksolve.games.play import greedy_policy, random_policy
+from ksolve.play.belief import SideBelief
+from ksolve.play.computer import ComputerPlayer
+from ksolve.play.match import play_match
+from ksolve.play.mirror import mirror_code, mirror_position, mirror_uci
+from ksolve.play.records import game_pgn, read_fog
+from ksolve.play.session import GameSession, PlayError
+from ksolve.play.views import visible_squares
+from ksolve.rules import get_rules
+
+RULES = ("berkeley", "berkeley-any", "english", "cincinnati", "rand", "wild16", "fog-of-war")
+KRIEGSPIEL = RULES[:-1]
+SEED = 20261130
+
+
+# --- an independent Fog-of-War visibility -------------------------------------------
+def reference_visible(board: chess.Board, color: chess.Color) -> chess.SquareSet:
+    """What ``color`` sees, from the rules as written, with python-chess's attack
+    masks: own men; every square a man could move to (a king may step into
+    attack; castling with the squares between king and rook empty); a pawn's
+    empty squares ahead and diagonals holding an enemy man; en passant, when
+    possible for the side to move, shows the target and the passed pawn."""
+    own, enemy = board.occupied_co[color], board.occupied_co[not color]
+    seen = own
+    step = 8 if color == chess.WHITE else -8
+    for square in chess.scan_forward(own):
+        piece = board.piece_type_at(square)
+        if piece != chess.PAWN:
+            seen |= board.attacks_mask(square) & ~own
+            continue
+        ahead = square + step
+        if 0 <= ahead < 64 and not board.piece_at(ahead):
+            seen |= chess.BB_SQUARES[ahead]
+            double = ahead + step
+            start_rank = 1 if color == chess.WHITE else 6
+            if chess.square_rank(square) == start_rank and not board.piece_at(double):
+                seen |= chess.BB_SQUARES[double]
+        diagonals = chess.BB_PAWN_ATTACKS[color][square]
+        seen |= diagonals & enemy
+        if board.turn == color and board.ep_square is not None and diagonals & chess.BB_SQUARES[board.ep_square]:
+            seen |= chess.BB_SQUARES[board.ep_square] | chess.BB_SQUARES[board.ep_square - step]
+    king = board.king(color)
+    for rook in chess.scan_forward(board.castling_rights & board.pieces_mask(chess.ROOK, color)):
+        if king is not None and not chess.between(king, rook) & board.occupied:
+            seen |= chess.BB_SQUARES[chess.G1 if rook > king else chess.C1] if color == chess.WHITE else \
+                chess.BB_SQUARES[chess.G8 if rook > king else chess.C8]
+    return chess.SquareSet(seen)
+
+
+def random_fog_positions(games: int, plies: int) -> list[np.ndarray]:
+    rng = random.Random(SEED)
+    found = []
+    for _ in range(games):
+        game = GameSession("fog-of-war")
+        while not game.over and len(game.turns) < plies:
+            game.attempt(rng.choice(game.askable()))
+        found += game.positions
+    return found
+
+
+def test_fog_visibility_matches_an_independent_python_chess_computation():
+    positions = random_fog_positions(12, 60)
+    checked = 0
+    for position in positions:
+        board = position_to_board(position)
+        if board.king(chess.WHITE) is None or board.king(chess.BLACK) is None:
+            continue
+        for color in chess.COLORS:
+            assert visible_squares(position, color) == reference_visible(board, color), (board.fen(), color)
+            checked += 1
+    assert checked > 600
+
+
+# --- the mirrored frame -----------------------------------------------------------------
+@pytest.mark.parametrize("rules", ["rand", "english", "wild16", "fog-of-war"])
+def test_mirrored_announcements_equal_the_referee_on_the_mirrored_board(rules):
+    rule_set = get_rules(rules)
+    rng = random.Random(SEED)
+    compared = 0
+    for _ in range(4):
+        game = GameSession(rules)
+        while not game.over and len(game.turns) < 40:
+            before = game.referee.position.copy()
+            uci = rng.choice(game.askable())
+            if game.attempt(uci).moved:
+                turn = game.turns[-1]
+                mirrored = mirror_position(before, rule_set.fog)
+                key = rule_set.attempt(mirrored[np.newaxis, :], move_from_uci(mirror_uci(uci))).keys[0]
+                extra = int(key[1]) if not rule_set.fog else 0
+                assert mirror_code(turn.code, turn.extra) == (int(key[0]), extra)
+                compared += 1
+    assert compared > 100
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_each_sides_exact_belief_holds_the_true_position(rules):
+    for seed in range(3):
+        game = play_match(rules, random_policy, greedy_policy, max_plies=8, seed=seed)
+        for side in chess.COLORS:
+            belief = SideBelief(rules, side, budget=10**9)
+            belief.sync(game.observations[side])
+            truth = game.referee.position if side == chess.WHITE else mirror_position(game.referee.position, get_rules(rules).fog)
+            assert belief.exact and int(truth[COLUMN_HASH]) in set(belief.positions[:, COLUMN_HASH].tolist())
+
+
+# --- the referee's answers ----------------------------------------------------------------
+def test_kriegspiel_answers_in_the_rule_sets_words():
+    game = GameSession("wild16")
+    assert game.attempt("e2e5").words == "Illegal"          # impossible on his own board
+    for uci in ("e2e4", "d7d5"):
+        assert game.attempt(uci).moved
+    assert game.attempt("e4d5").words == "Pawn captured at d5, 0 pawn tries"
+    assert game.attempt("d8d4").kind == "illegal"           # the white pawn on d5 blocks, unseen
+    assert game.to_move == chess.BLACK
+    black_log = [entry.text for entry in game.log_for(chess.BLACK)]
+    assert "White moved: Pawn captured at d5, 0 pawn tries" in black_log
+    assert black_log[-1] == "d8d4: Illegal"
+    assert not any("d8d4" in entry.text for entry in game.log_for(chess.WHITE))  # told to the mover only
+
+    game = GameSession("berkeley")
+    game.attempt("e2e4"), game.attempt("d7d5")
+    assert game.attempt("e4e5").moved
+    assert game.attempt("d5e4").words == "No"               # no white man on e4 now: refused
+    assert game.to_move == chess.BLACK
+    assert game.attempt("d8d6").moved
+    assert [e.text for e in game.log_for(chess.WHITE)][-2] == "1 refused attempt"
+
+
+def test_bad_input_is_one_line_and_the_game_goes_on():
+    game = GameSession("berkeley")
+    with pytest.raises(PlayError, match="^move: invalid UCI move 'zz'"):
+        game.attempt("zz")
+    with pytest.raises(PlayError, match="no 'Any\\?' question"):
+        game.ask_any()
+    assert game.attempt("e2e4").moved
+    with pytest.raises(PlayError, match="^rules: unknown rule set"):
+        GameSession("chess960")
+    with pytest.raises(PlayError, match="standard start"):
+        GameSession("fog-of-war", "4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+
+
+def test_any_question_and_its_obligation():
+    game = GameSession("berkeley-any", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")
+    assert game.can_ask()
+    assert game.ask_any().words == "Try"
+    assert game.askable() == ["e4d5", "e4f5"]
+    assert game.attempt("e4f5").kind == "illegal"
+    assert game.attempt("e4d5").words.startswith("Capture at d5")
+
+
+def test_threefold_repetition_and_fifty_moves_draw():
+    game = GameSession("wild16")
+    for uci in ("g1f3", "g8f6", "f3g1", "f6g8") * 2:
+        game.attempt(uci)
+    assert (game.result, game.termination) == ("1/2-1/2", "draw by threefold repetition")
+    with pytest.raises(PlayError, match="game is over"):
+        game.attempt("e2e4")
+    game = GameSession("berkeley", "4k3/8/8/8/8/8/8/R3K3 w - - 99 80")
+    game.attempt("a1a2")
+    assert game.termination == "draw by the 50-move rule"
+    fog = GameSession("fog-of-war")
+    for uci in ("g1f3", "g8f6", "f3g1", "f6g8") * 2:
+        fog.attempt(uci)
+    assert fog.result == "1/2-1/2"
+
+
+def test_fog_of_war_king_capture_castling_and_marks():
+    game = GameSession("fog-of-war")
+    for uci in ("e2e4", "f7f6", "d1h5"):
+        assert game.attempt(uci).moved
+    assert game.attempt("a7a6").moved                       # Black may leave his king attacked
+    assert game.attempt("h5e8").words == "Captured the king"
+    assert (game.result, game.termination) == ("1-0", "King captured")
+    assert game.log_for(chess.BLACK)[-1].text == "White captured the king"
+    # castling through an attacked square is allowed
+    game = GameSession("fog-of-war")
+    for uci in ("e2e4", "b7b6", "g1f3", "c8a6", "f1e2", "a6e2", "d1e2", "h7h6"):
+        game.attempt(uci)
+    assert "e1g1" in game.askable()
+    # a man taken on a square its owner no longer sees is marked
+    game = GameSession("fog-of-war")
+    for uci in ("g1f3", "a7a6", "f3g5", "a6a5", "g5e6", "f7e6"):
+        game.attempt(uci)
+    view = game.view(chess.WHITE)
+    assert view.marks == (chess.E6,) and chess.E6 not in view.visible
+    assert game.log_for(chess.WHITE)[-1].text == "Black captured your man on e6"
+
+
+# --- records ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("rules", KRIEGSPIEL)
+def test_kriegspiel_records_round_trip_and_feed_the_estimator(rules):
+    game = play_match(rules, random_policy, greedy_policy, max_plies=12, seed=5)
+    record = game.record((("Event", "test"),))
+    assert read_game(game_pgn(game, tags=(("Event", "test"),))) == record
+    for side in chess.COLORS:
+        assert read_game(game_pgn(game, side, (("Event", "test"),))) == filter_game(record, side)
+    belief = estimate(read_game(game_pgn(game, chess.WHITE)))
+    if game.to_move == chess.WHITE or game.over:
+        assert int(game.referee.position[COLUMN_HASH]) in set(belief.positions[:, COLUMN_HASH].tolist())
+
+
+def test_fog_records_round_trip():
+    game = play_match("fog-of-war", random_policy, random_policy, max_plies=30, seed=7)
+    full = read_fog(game_pgn(game))
+    assert full.moves == tuple(t.move for t in game.turns) and full.result == game.result
+    white = read_fog(game_pgn(game, chess.WHITE))
+    assert white.view == chess.WHITE and len(white.sights) == len(game.turns)
+    assert [m is None for m in white.moves] == [not t.white for t in game.turns]
+    with pytest.raises(PlayError, match="cannot be played"):
+        read_fog(game_pgn(game).replace("e2-e", "e3-e", 1) if "e2-e" in game_pgn(game) else "[Rules \"fog-of-war\"]\n\n1. e3-e5 *")
+
+
+# --- the computer ------------------------------------------------------------------------------
+@pytest.mark.parametrize("rules", RULES)
+def test_computer_plays_random_to_the_end_and_the_record_round_trips(rules):
+    for side in chess.COLORS:
+        computer = ComputerPlayer(rules, side, seed=11)
+        white, black = (computer, random_policy) if side == chess.WHITE else (random_policy, computer)
+        game = play_match(rules, white, black, max_plies=30, seed=12)
+        assert game.over or len(game.turns) == 30
+        assert computer.stats.choices >= len(game.turns) // 2
+        if get_rules(rules).fog:
+            assert read_fog(game_pgn(game)).moves == tuple(t.move for t in game.turns)
+        else:
+            assert read_game(game_pgn(game)) == game.record()
+
+
+def test_computer_mates_when_the_prover_finds_it():
+    computer = ComputerPlayer("berkeley", chess.WHITE, fen="k7/8/1K6/8/8/8/8/7R w - - 0 1")
+    game = GameSession("berkeley", "k7/8/1K6/8/8/8/8/7R w - - 0 1")
+    computer.play_turn(game)
+    assert game.turns[-1].move == "h1h8" and game.result == "1-0" and computer.stats.proofs == 1
+
+
+def test_computer_keeps_its_king_in_fog_of_war():
+    game = GameSession("fog-of-war")
+    for uci in ("e2e4", "e7e5", "f1c4", "d7d6", "c4f7"):   # the bishop next to Black's king
+        game.attempt(uci)
+    computer = ComputerPlayer("fog-of-war", chess.BLACK, seed=3)
+    assert computer.play_turn(game).moved
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    position = game.referee.position
+    king = int(position[6 + 5])
+    captures = [m for m in buffer[:fog_moves(position, buffer)] if (1 << int((m >> 6) & 63)) & king]
+    assert not captures
+    assert position_from_board(position_to_board(position), validate=False, fog=True) is not None
