@@ -556,5 +556,9 @@ def serve(host: str, port: int, problems_dir: str | None, open_browser: bool, ma
                         open_browser, lambda line: click.echo(line, err=True))
 
 
+from ksolve.cli_play import play as play_command  # noqa: E402
+main.add_command(play_command)
+
+
 if __name__ == "__main__":
     main()

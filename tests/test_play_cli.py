@@ -1,0 +1,63 @@
+"""``ksolve play``: a terminal game against the computer, fed through click's
+CliRunner: moves answered, bad input answered in one line with the game going
+on, the end of input and Ctrl-C leaving cleanly, the PGN written."""
+
+from __future__ import annotations
+
+import chess
+from click.testing import CliRunner
+
+from ksolve.cli import main
+from ksolve.games.pgn import read_game_file
+from ksolve.play.session import GameSession
+from ksolve.play.terminal import play_in_terminal
+
+
+def test_play_wild16_against_the_computer(tmp_path):
+    out = tmp_path / "game.pgn"
+    moves = "\n".join(["zz", "e2e5", "e2e4", "any", "g1f3", "f1c4", "b1c3", "d2d3", "resign"]) + "\n"
+    result = CliRunner().invoke(main, ["play", "--rules", "wild16", "--seed", "3", "-o", str(out)], input=moves)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert any(line.endswith("? move: invalid UCI move 'zz': expected uci string to be of length 4 or 5, got: 'zz'")
+               or line.startswith("> ? move: invalid UCI move 'zz'") for line in lines)
+    assert any(line.endswith("Illegal") for line in lines)                 # e2e5: the rule set's word
+    assert any("any: the wild16 rules have no 'Any?' question" in line for line in lines)
+    assert any("Black moved:" in line for line in lines)                   # the computer answered
+    assert "White resigns. 0-1" in result.output
+    game = read_game_file(str(out))
+    assert game.rules == "wild16" and game.result == "0-1" and len(game.turns) >= 3
+
+
+def test_end_of_input_leaves_the_game_and_writes_the_pgn(tmp_path):
+    out = tmp_path / "game.pgn"
+    result = CliRunner().invoke(main, ["play", "--rules", "fog-of-war", "--side", "black", "--seed", "1",
+                                       "-o", str(out)], input="a7a6\n")
+    assert result.exit_code == 0, result.output
+    assert "Game left (end of input)." in result.output and "~" in result.output
+    assert '[Rules "fog-of-war"]' in out.read_text()
+
+
+def test_bad_options_are_one_line():
+    result = CliRunner().invoke(main, ["play", "--rules", "chess960"])
+    assert result.exit_code == 2
+    assert result.output.strip().startswith("ksolve: error: --rules: unknown rule set 'chess960'")
+    result = CliRunner().invoke(main, ["play", "--rules", "fog-of-war", "--fen", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"])
+    assert result.exit_code == 2 and "standard start" in result.output
+
+
+def test_ctrl_c_leaves_cleanly(monkeypatch, tmp_path):
+    def interrupt(*args) -> str:
+        raise KeyboardInterrupt
+
+    game, out = GameSession("berkeley"), []
+    try:
+        play_in_terminal(game, chess.WHITE, 1, interrupt, out.append)
+    except KeyboardInterrupt:
+        pass
+    assert out and out[0].startswith("Berkeley")
+    monkeypatch.setattr("ksolve.play.terminal.play_in_terminal", interrupt)
+    out_file = tmp_path / "left.pgn"
+    result = CliRunner().invoke(main, ["play", "--rules", "berkeley", "-o", str(out_file)], input="")
+    assert result.exit_code == 130 and result.stderr == "ksolve: interrupted: game left after 0 moves\n"
+    assert '[Rules "berkeley"]' in out_file.read_text()
