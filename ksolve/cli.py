@@ -17,6 +17,7 @@ import click
 from ksolve.cli_support import (DEFAULT_TIMEOUT, EXIT_NO_SOLUTION, EXIT_SOLVED, EXIT_UNKNOWN, Group,
                                  check_writable, fail, input_errors, max_memory_option, progress_printer,
                                  resources, say_when_compiling, say_when_interrupted, search_limits, write_output)
+from ksolve import cli_compose
 from ksolve.cli_compose import jobs_option, scheduler_option
 
 
@@ -555,6 +556,8 @@ def serve(host: str, port: int, problems_dir: str | None, open_browser: bool, ma
         serve_workbench(host, port, Path(problems_dir) if problems_dir else None, max_running or os.cpu_count() or 1,
                         open_browser, lambda line: click.echo(line, err=True))
 
+
+main.add_command(cli_compose.mend)
 
 from ksolve.cli_play import play as play_command  # noqa: E402
 main.add_command(play_command)

@@ -89,3 +89,72 @@ def generate_on_cluster(rules: str, games: int, ply: int, seed: int, out_dir: st
                                   seconds=seconds, max_positions=max_positions)
     except OSError as error:
         fail(f"-o: {error.filename}: {error.strerror}")
+
+
+MEND_KINDS = ("stipulation", "narrow", "remove", "add", "move")
+"""The kinds of change ``ksolve mend`` tries (``ksolve.compose.mend.ALL_KINDS``, repeated for a light --help)."""
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--key", help="The key to keep, as UCI (default: the file's published key).")
+@click.option("--kinds", default=",".join(MEND_KINDS), show_default=True,
+              help="The changes to try, comma-separated.")
+@click.option("--timeout", type=click.FloatRange(min=0), default=30.0, show_default=True,
+              help="Each search's limit in a candidate's checks, in seconds (0: none).")
+@click.option("--max-fixes", type=click.IntRange(min=1), default=20, show_default=True, help="List at most K fixes.")
+@click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False),
+              help="Write each fix as a problem file here, with the run's results file (a re-run resumes it).")
+@jobs_option
+@scheduler_option
+def mend(file: str, key: str | None, kinds: str, timeout: float, max_fixes: int, out_dir: str | None,
+         jobs: int | None, scheduler: str | None) -> None:
+    """Search small changes of a cooked or unsound problem (add a pawn or a
+    piece, remove or move one man, narrow a hidden unit's squares, change the
+    stipulation by one) that make it sound with its author's key, and list the
+    fixes, each verified and its certificate checked, smallest first.  Exit 0
+    when a fix is found, 1 when none is.
+
+    \b
+    Example:
+      ksolve mend problems/anderson-27.toml --jobs 2 -o mended
+    """
+    import sys
+    from pathlib import Path
+
+    import ksolve
+    from ksolve.cli_support import check_writable, resources
+    from ksolve.compose.mend import mend as mend_problem, mended_text
+    from ksolve.runs.runner import optional_cluster
+
+    chosen = tuple(kind.strip() for kind in kinds.split(",") if kind.strip())
+    unknown = [kind for kind in chosen if kind not in MEND_KINDS]
+    if unknown or not chosen:
+        fail(f"--kinds: unknown kind {unknown[0]!r} (use {', '.join(MEND_KINDS)})" if unknown else
+             f"--kinds: give at least one of {', '.join(MEND_KINDS)}")
+    if out_dir:
+        check_writable(out_dir, "-o", folder=True)
+    with input_errors():
+        problem = ksolve.load_problem(file, resources=resources())
+        if key is not None and not _is_uci(key):
+            fail(f"--key: {key!r} is not a UCI move such as 'a2g2'")
+        results = Path(out_dir) / f"{problem.id}-mend.jsonl" if out_dir else None
+        with optional_cluster(jobs, scheduler) as client:
+            report = mend_problem(problem, key, chosen, timeout or None, max_fixes, client, results,
+                                  task_printer("{label}: {stage}: {reason}"))
+    click.echo(report.summary())
+    for number, fix in enumerate(report.fixes, 1):
+        click.echo(f"{number:>3}. {fix.edit.describe():<24} {fix.line}; certificate "
+                   f"{'checked' if fix.certified else 'NOT checked'}")
+        if out_dir:
+            path = Path(out_dir) / f"{problem.id}-mend{number}.toml"
+            path.write_text(mended_text(problem, report, fix, number), encoding="utf-8")
+    if out_dir and report.fixes:
+        click.echo(f"ksolve: {len(report.fixes)} fixes written to {out_dir}", err=True)
+    sys.exit(0 if report.fixes else 1)
+
+
+def _is_uci(text: str) -> bool:
+    import re
+
+    return re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", text) is not None

@@ -1,0 +1,140 @@
+"""``ksolve mend``: the small changes (``edits.py``) that make a cooked or
+unsound problem sound while keeping its author's key, each verified and its
+certificate checked, smallest first.
+
+The original is verified first: its other keys are the cooks every candidate
+must refute (the cheapest check, so most candidates end there), then the key
+must still win and nothing shorter, then the full verification and the
+certificate (``checks.py``).  The candidates are independent tasks: in this
+process, or on a Dask cluster (``ksolve.runs``), with a results file that a
+re-run resumes.
+
+>>> from ksolve.problem import load_problem_text
+>>> short = load_problem_text('stipulation = "#2"\\nrules = "berkeley"\\n[position]\\n'
+...                           'fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n[published]\\nkey = "h1h8"\\n')
+>>> report = mend(short, kinds=("stipulation",), seconds=30)
+>>> report.original, [(fix.edit.describe(), fix.certified) for fix in report.fixes]
+('short solution', [('stipulation #1', True)])
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import tomlkit
+
+from ksolve.compose.checks import SOUND, CandidateJob, check_candidate
+from ksolve.compose.edits import ADD, MOVE, NARROW, REMOVE, STIPULATION, Edit, edits_of
+from ksolve.errors import InputError
+from ksolve.problem import Problem
+from ksolve.runs.results import DONE, ResultsFile
+from ksolve.runs.runner import RunProgress, Task, run_tasks
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+ALL_KINDS = (STIPULATION, NARROW, REMOVE, ADD, MOVE)
+
+
+@dataclass
+class Fix:
+    """A change that makes the problem sound with its key, and what its checks found."""
+
+    edit: Edit
+    check: dict[str, Any]
+
+    @property
+    def certified(self) -> bool:
+        return bool(self.check.get("certified"))
+
+    @property
+    def line(self) -> str:
+        return self.check["reason"]
+
+
+@dataclass
+class MendReport:
+    """What ``mend`` tried and found."""
+
+    source: str
+    key: str
+    original: str
+    """The original's verdict."""
+    cooks: list[str]
+    candidates: int = 0
+    stages: dict[str, int] = field(default_factory=dict)
+    """How many candidates each check ended (``sound`` for the fixes)."""
+    fixes: list[Fix] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def summary(self) -> str:
+        """One line: the candidates, where they ended, the fixes."""
+        ended = ", ".join(f"{stage} {count}" for stage, count in sorted(self.stages.items(), key=lambda kv: -kv[1]))
+        return (f"{self.source}: {self.original}, key {self.key}, cooks {', '.join(self.cooks) or '-'}: "
+                f"{self.candidates} candidates ({ended}), {len(self.fixes)} fixes, {self.seconds:.1f} s")
+
+
+def mend(problem: Problem, key: str | None = None, kinds: tuple[str, ...] = ALL_KINDS, seconds: float | None = 30.0,
+         max_fixes: int | None = 20, client: "Client | None" = None, results: str | Path | None = None,
+         progress: RunProgress | None = None) -> MendReport:
+    """The fixes of ``problem`` that keep ``key`` (default: the published key), smallest
+    first (at most ``max_fixes``).  ``seconds``: each search's limit in a candidate's checks."""
+    import ksolve
+
+    started = time.perf_counter()
+    key = key or problem.published_key
+    if not key:
+        raise InputError(f"{problem.source}: published.key: no key to keep (give --key)")
+    if key == "any":
+        raise InputError(f"{problem.source}: published.key: mending a problem whose key is 'Any?' is not supported")
+    original = ksolve.verify(problem, limits=ksolve.Limits(seconds), duals=False)
+    if original.verdict == "unknown":
+        raise InputError(f"{problem.source}: the original's verification was not decided: {original.reason}")
+    cooks = [first.move for first in original.keys if first.move != key]
+    report = MendReport(problem.source, key, original.verdict, cooks)
+    if original.verdict == "sound" and original.published_key_matches is not False and not cooks:
+        report.seconds = time.perf_counter() - started
+        return report
+    edits = sorted(edits_of(problem, kinds, keep=key), key=lambda edit: edit.sort_key)
+    jobs = [CandidateJob(edit.text, f"{problem.source} ({edit.describe()})", key, tuple(cooks), seconds,
+                         label=edit.describe()) for edit in edits]
+    ended = run_tasks([Task(job.task_key, check_candidate, (job,)) for job in jobs], ResultsFile(results), client,
+                      progress=progress)
+    report.candidates = len(jobs)
+    for edit, job in zip(edits, jobs):
+        result = ended.get(job.task_key)
+        value = result.value if result is not None and result.status == DONE else {"stage": "failed"}
+        stage = "sound" if value.get("status") == SOUND else value["stage"]
+        report.stages[stage] = report.stages.get(stage, 0) + 1
+        if stage == "sound":
+            report.fixes.append(Fix(edit, value))
+    report.fixes = report.fixes[:max_fixes] if max_fixes is not None else report.fixes
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def mended_text(problem: Problem, report: MendReport, fix: Fix, number: int) -> str:
+    """The fix's problem file: the original's fields, its id and title marked as mended
+    and a note saying what changed and what the verification found.
+
+    >>> from ksolve.problem import load_problem_text
+    >>> edit = Edit("add", "Pa2", 1, 4, 'id = "k"\\nstipulation = "#2"\\n')
+    >>> print(mended_text(load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n', default_id="k"),
+    ...                   MendReport("k.toml", "c6b6", "cooked", ["c6c7"]), Fix(edit, {"reason": "sound: key 1.Kb6! (#2)", "certified": True}), 1))
+    id = "k-mend1"
+    stipulation = "#2"
+    notes = "Mended by ksolve mend: add Pa2 (the original: cooked, cooks c6c7). Verified: sound: key 1.Kb6! (#2); certificate checked by the independent checker: yes."
+    <BLANKLINE>
+    """
+    document = tomlkit.parse(fix.edit.text)
+    document["id"] = f"{problem.id}-mend{number}"
+    if "title" in document:
+        document["title"] = f"{document['title']} (mended: {fix.edit.describe()})"
+    note = (f"Mended by ksolve mend: {fix.edit.describe()} (the original: {report.original}, cooks "
+            f"{', '.join(report.cooks) or 'none'}). Verified: {fix.line}; certificate checked by the independent "
+            f"checker: {'yes' if fix.certified else 'no'}.")
+    document["notes"] = f"{document.get('notes', '')}\n{note}".strip()
+    return tomlkit.dumps(document)
