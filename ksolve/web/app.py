@@ -50,7 +50,7 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
     ``job_memory`` bytes of belief (default: the library's budget shared among the running jobs);
     ``problems_dir``: the folder of the Library page (None: no folder)."""
     import ksolve
-    from ksolve.web import tryit
+    from ksolve.web import play, tryit
 
     store = ProblemStore(problems_dir) if problems_dir is not None else None
     memory = job_memory or ksolve.Resources().budget // max_running
@@ -80,6 +80,9 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
 
     async def index(_request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    async def play_page(_request: Request) -> FileResponse:
+        return FileResponse(STATIC / "play.html")
 
     async def info(_request: Request) -> JSONResponse:
         from ksolve.rules import RULE_SET_NAMES
@@ -161,6 +164,7 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
         jobs.shutdown()
         checks.shutdown()
         tryit.shutdown()
+        play.shutdown()
 
     routes = [
         Route("/api/info", info),
@@ -176,7 +180,9 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
         Route("/api/jobs/{id}/report.html", job_report),
         Route("/api/jobs/{id}/certificate.json", job_certificate),
         *tryit.routes,
+        *play.routes,
         Route("/", index),
+        Route("/play", play_page),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, middleware=[Middleware(BodyLimit, limit=max_body)],

@@ -1,0 +1,360 @@
+"""The Play pages' API: Kriegspiel and Fog-of-War games kept by the server
+(``ksolve.play``), hot-seat or against the computer, watched by spectators.
+
+- ``POST /api/play`` ``{"rules", "mode": "hotseat" | "computer", "side", "seed"}`` → 201
+  ``{"id", "state"}`` (``side``: the human's, against the computer);
+- ``GET /api/play/{id}?side=white|black`` → ``{"id", "state"}``: that side's board, log and
+  attempts (everything, the true moves included, once the game is over);
+- ``POST /api/play/{id}/attempt`` ``{"side", "move": "<uci>" | "any"}`` → ``{"answer", "state"}``
+  (against the computer, its reply is made before the answer);
+- ``GET /api/play/{id}/belief?side=`` → the belief tool: ``{"positions", "exact", "heat"}``;
+- ``GET /api/play/{id}/spectate`` → no men before the end, then the replay;
+- ``GET /api/play/{id}/pgn?view=white|black|full`` → the PGN (full after the end only);
+- ``DELETE /api/play/{id}``.
+
+Errors are one JSON line: 404 no such game, 409 not this side's turn / the
+computer is thinking / the game is over, 422 bad input, 403 a side that is
+the computer's or the full record before the end, 503 the thinking process
+died (try again).  At most ``MAX_GAMES`` games are kept, the least recently
+used dropped first.  The computer thinks in a spawned worker process
+(``THINKERS`` of them), never in the server's event loop: the game goes
+there and comes back with the computer's move.
+
+>>> from starlette.applications import Starlette
+>>> from starlette.testclient import TestClient
+>>> client = TestClient(Starlette(routes=routes))
+>>> started = client.post("/api/play", json={"rules": "berkeley", "mode": "hotseat"}).json()
+>>> client.post(f"/api/play/{started['id']}/attempt", json={"side": "white", "move": "e2e4"}).json()["answer"]
+{'kind': 'move', 'words': 'Silent'}
+>>> client.get(f"/api/play/{started['id']}/spectate").json()["plies"]
+1
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+import chess
+import numpy as np
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse
+from starlette.routing import Route
+
+from ksolve.web.errors import ApiError, error_response
+from ksolve.web.requests import read_json
+
+MAX_GAMES = 64
+"""Games kept at once (a game with the computer holds its belief: a few megabytes)."""
+THINKERS = 1
+"""Worker processes where the computer thinks (and the belief tool counts)."""
+BELIEF_BUDGET = 200_000
+"""The belief tool's budget: past it the belief is sampled (the count then says so)."""
+MODES = ("hotseat", "computer")
+SIDES = {"white": chess.WHITE, "black": chess.BLACK}
+
+
+@dataclass
+class PlayedGame:
+    """One game on the server: the session, the computer (if any) and who plays what."""
+
+    game: Any
+    mode: str
+    computer: Any = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def is_computer(self, side: chess.Color) -> bool:
+        return self.computer is not None and self.computer.side == side
+
+
+class Games:
+    """The games, by id: at most ``capacity``, least recently used dropped first."""
+
+    def __init__(self, capacity: int = MAX_GAMES) -> None:
+        self.capacity = capacity
+        self._games: OrderedDict[str, PlayedGame] = OrderedDict()
+
+    def add(self, played: PlayedGame) -> str:
+        game_id = secrets.token_hex(8)
+        self._games[game_id] = played
+        while len(self._games) > self.capacity:
+            self._games.popitem(last=False)
+        return game_id
+
+    def get(self, game_id: str) -> PlayedGame:
+        played = self._games.get(game_id)
+        if played is None:
+            raise ApiError(404, f"no game {game_id!r} (it ended, or was dropped: at most {self.capacity} "
+                                "are kept; start a new one)")
+        self._games.move_to_end(game_id)
+        return played
+
+    def remove(self, game_id: str) -> None:
+        self.get(game_id)
+        del self._games[game_id]
+
+
+GAMES = Games()
+
+
+class Thinkers:
+    """The worker processes where the computer thinks, started on first use."""
+
+    def __init__(self, processes: int = THINKERS) -> None:
+        self.processes = processes
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def run(self, function, *args):
+        from ksolve.web.worker import SPAWN, become_worker
+
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=SPAWN, initializer=become_worker)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
+        except BrokenProcessPool:
+            self._pool = None
+            raise ApiError(503, "the computer's process died; try again", {"Retry-After": "1"}) from None
+
+    def shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+THINKERS_POOL = Thinkers()
+
+
+# --- in the worker process -----------------------------------------------------------
+def computer_turn(computer, game):
+    """The computer's turn (run in a worker): the computer and the game after it."""
+    computer.play_turn(game)
+    return computer, game
+
+
+def belief_summary(rules: str, side: chess.Color, fen: str | None, observations: list) -> dict[str, Any]:
+    """The belief tool (run in a worker): how many positions fit what ``side`` heard, and
+    for each enemy man type the share of them with one on each square."""
+    from ksolve.play.belief import SideBelief
+
+    belief = SideBelief(rules, side, fen, BELIEF_BUDGET)
+    belief.sync(observations)
+    positions = belief.positions
+    heat: dict[str, dict[str, float]] = {}
+    for piece in range(6):
+        boards = positions[:, 6 + piece]
+        shares = {}
+        for square in range(64):
+            share = float(((boards >> np.uint64(square)) & np.uint64(1)).mean()) if len(positions) else 0.0
+            if share > 0:
+                real = square if side == chess.WHITE else square ^ 56
+                shares[chess.square_name(real)] = round(share, 3)
+        symbol = chess.piece_symbol(piece + 1)
+        heat[symbol] = shares
+    return {"positions": len(positions), "exact": belief.exact and not belief.lost, "lost": belief.lost,
+            "heat": heat}
+
+
+# --- the JSON edge ---------------------------------------------------------------------
+def side_name(side: chess.Color) -> str:
+    return "white" if side == chess.WHITE else "black"
+
+
+def state(played: PlayedGame, side: chess.Color | None) -> dict[str, Any]:
+    """What ``side`` may know now (None: a spectator); everything once the game is over."""
+    game = played.game
+    data: dict[str, Any] = {
+        "rules": game.rules_name, "title": game.rules.title, "fog": bool(game.rules.fog), "mode": played.mode,
+        "computer": None if played.computer is None else side_name(played.computer.side),
+        "to_move": side_name(game.to_move), "number": game.number, "plies": len(game.turns),
+        "over": game.over, "result": game.result, "termination": game.termination,
+    }
+    if side is not None:
+        mine = game.to_move == side and not game.over
+        data.update({
+            "side": side_name(side), "your_turn": mine, "view": game.view(side).as_dict(),
+            "log": [{"number": e.number, "text": e.text} for e in game.log_for(side)],
+            "moves": [turn.move if turn.white == side else "??" for turn in game.turns],
+            "askable": game.askable() if mine else [], "can_ask": mine and game.can_ask(),
+        })
+    if game.over:
+        data["reveal"] = reveal(game)
+    return data
+
+
+def reveal(game) -> dict[str, Any]:
+    """The whole game, after the end: every position's FEN, every move, the referee's log."""
+    from ksolve.board import position_to_board
+
+    return {"fens": [position_to_board(p).board_fen() for p in game.positions],
+            "moves": [turn.move for turn in game.turns],
+            "log": [{"number": e.number, "text": e.text, "heard_by": [side_name(s) for s in e.heard_by]}
+                    for e in game.log]}
+
+
+def _side(value: Any, what: str = "side") -> chess.Color:
+    if value not in SIDES:
+        raise ApiError(422, f"{what}: must be white or black, not {value!r}")
+    return SIDES[value]
+
+
+def _fields(data: dict[str, Any], known: tuple[str, ...]) -> None:
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise ApiError(422, f"{unknown[0]}: unknown field (known: {', '.join(known)})")
+
+
+def _answered(handler):
+    """``handler`` with its errors answered as one JSON line (in any Starlette app)."""
+    async def answered(request: Request):
+        from ksolve.play.session import PlayError
+
+        try:
+            return await handler(request)
+        except ApiError as error:
+            return error_response(error.status, error.message, error.headers)
+        except PlayError as error:
+            return error_response(422, str(error))
+
+    answered.__name__ = handler.__name__
+    return answered
+
+
+# --- the routes ------------------------------------------------------------------------
+@_answered
+async def start_game(request: Request) -> JSONResponse:
+    import random
+
+    from ksolve.play.computer import ComputerPlayer
+    from ksolve.play.session import GameSession
+
+    data = await read_json(request)
+    _fields(data, ("rules", "mode", "side", "seed"))
+    rules = data.get("rules", "wild16")
+    mode = data.get("mode", "hotseat")
+    if mode not in MODES:
+        raise ApiError(422, f"mode: must be hotseat or computer, not {mode!r}")
+    if not isinstance(rules, str):
+        raise ApiError(422, "rules: must be a rule set's name")
+    human = _side(data.get("side", "white"))
+    seed = data.get("seed", random.randrange(2**31))
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ApiError(422, f"seed: must be an integer, not {seed!r}")
+    from ksolve.rules import get_rules, UnknownRules
+
+    try:
+        if not (get_rules(rules).fog or get_rules(rules).kriegspiel_games):
+            raise ApiError(422, f"rules: {rules} is not played here (Kriegspiel rule sets and fog-of-war)")
+    except UnknownRules as error:
+        raise ApiError(422, f"rules: {error}") from None
+    game = GameSession(rules)
+    computer = ComputerPlayer(rules, not human, seed=seed) if mode == "computer" else None
+    played = PlayedGame(game, mode, computer)
+    game_id = GAMES.add(played)
+    if computer is not None and game.to_move == computer.side:
+        async with played.lock:
+            played.computer, played.game = await THINKERS_POOL.run(computer_turn, computer, game)
+    return JSONResponse({"id": game_id, "state": state(played, human if mode == "computer" else chess.WHITE)},
+                        status_code=201)
+
+
+@_answered
+async def get_game(request: Request) -> JSONResponse:
+    game_id = request.path_params["id"]
+    played = GAMES.get(game_id)
+    side = _side(request.query_params.get("side", "white"))
+    if played.is_computer(side) and not played.game.over:
+        raise ApiError(403, f"{side_name(side)} is the computer's side")
+    return JSONResponse({"id": game_id, "state": state(played, side)})
+
+
+@_answered
+async def attempt(request: Request) -> JSONResponse:
+    game_id = request.path_params["id"]
+    played = GAMES.get(game_id)
+    data = await read_json(request)
+    _fields(data, ("side", "move"))
+    side = _side(data.get("side"))
+    move = data.get("move")
+    if not isinstance(move, str):
+        raise ApiError(422, "move: missing (an attempt in UCI such as 'e2e4', or 'any')" if move is None
+                       else f"move: must be a string, got {type(move).__name__}")
+    if played.is_computer(side):
+        raise ApiError(403, f"{side_name(side)} is the computer's side")
+    if played.lock.locked():
+        raise ApiError(409, "the computer is thinking; try again in a moment")
+    game = played.game
+    if game.over:
+        raise ApiError(409, f"the game is over ({game.result}, {game.termination})")
+    if game.to_move != side:
+        raise ApiError(409, f"it is {side_name(game.to_move)}'s turn, not {side_name(side)}'s")
+    async with played.lock:
+        answer = game.ask_any() if move.strip().lower() in ("any", "any?") else game.attempt(move)
+        if answer.moved and played.computer is not None and not game.over:
+            played.computer, played.game = await THINKERS_POOL.run(computer_turn, played.computer, game)
+    return JSONResponse({"answer": {"kind": answer.kind, "words": answer.words}, "state": state(played, side)})
+
+
+@_answered
+async def belief(request: Request) -> JSONResponse:
+    played = GAMES.get(request.path_params["id"])
+    side = _side(request.query_params.get("side", "white"))
+    if played.is_computer(side) and not played.game.over:
+        raise ApiError(403, f"{side_name(side)} is the computer's side")
+    game = played.game
+    summary = await THINKERS_POOL.run(belief_summary, game.rules_name, side, game.fen,
+                                      list(game.observations[side]))
+    return JSONResponse(summary)
+
+
+@_answered
+async def spectate(request: Request) -> JSONResponse:
+    game_id = request.path_params["id"]
+    return JSONResponse({"id": game_id, **state(GAMES.get(game_id), None)})
+
+
+@_answered
+async def pgn(request: Request) -> PlainTextResponse:
+    from ksolve.play.records import game_pgn
+
+    game_id = request.path_params["id"]
+    played = GAMES.get(game_id)
+    view = request.query_params.get("view", "full")
+    if view == "full":
+        if not played.game.over:
+            raise ApiError(403, "the full game is shown after the end; ask for view=white or view=black")
+        side = None
+    else:
+        side = _side(view, "view")
+        if played.is_computer(side) and not played.game.over:
+            raise ApiError(403, f"{view} is the computer's side")
+    return PlainTextResponse(game_pgn(played.game, side), headers={
+        "Content-Disposition": f'attachment; filename="ksolve-{game_id}-{view}.pgn"'})
+
+
+@_answered
+async def end_game(request: Request) -> JSONResponse:
+    game_id = request.path_params["id"]
+    GAMES.remove(game_id)
+    return JSONResponse({"id": game_id, "deleted": True})
+
+
+def shutdown() -> None:
+    """Stop the thinking process (the server is stopping)."""
+    THINKERS_POOL.shutdown()
+
+
+routes = [
+    Route("/api/play", start_game, methods=["POST"]),
+    Route("/api/play/{id}", get_game, methods=["GET"]),
+    Route("/api/play/{id}", end_game, methods=["DELETE"]),
+    Route("/api/play/{id}/attempt", attempt, methods=["POST"]),
+    Route("/api/play/{id}/belief", belief, methods=["GET"]),
+    Route("/api/play/{id}/spectate", spectate, methods=["GET"]),
+    Route("/api/play/{id}/pgn", pgn, methods=["GET"]),
+]
+"""The Play routes, for ``create_app`` to mount."""

@@ -1,0 +1,93 @@
+"""The Play API (``ksolve/web/play.py``) through Starlette's test client: games
+hot-seat and against the computer (its reply made in the worker process), each
+side's view, the spectator's, the PGN, the belief tool, and every bad request
+answered in one JSON line with a 4xx."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+
+from ksolve.games.pgn import read_game
+from ksolve.play.records import read_fog
+from ksolve.web.app import create_app
+from web_answers import one_line_error as _one_line_error
+
+
+def one_line_error(response, status: int, words: str) -> None:
+    """A one-line ``status`` error that says ``words``."""
+    assert words in _one_line_error(response, status)
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(None, max_running=1)) as client:
+        yield client
+
+
+def start(client, **body):
+    answer = client.post("/api/play", json=body)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def attempt(client, game_id, side, move):
+    return client.post(f"/api/play/{game_id}/attempt", json={"side": side, "move": move})
+
+
+def test_hotseat_kriegspiel_views_and_records(client):
+    game = start(client, rules="berkeley", mode="hotseat")
+    game_id = game["id"]
+    assert game["state"]["view"]["own"]["e1"] == "K" and game["state"]["view"]["enemy"] == {}
+    assert attempt(client, game_id, "white", "e2e4").json()["answer"] == {"kind": "move", "words": "Silent"}
+    black = client.get(f"/api/play/{game_id}?side=black").json()["state"]
+    assert black["your_turn"] and black["moves"] == ["??"] and "e2" not in black["view"]["own"]
+    assert black["log"][-1]["text"] == "White moved: Silent"
+    attempt(client, game_id, "black", "e7e5")
+    refused = attempt(client, game_id, "white", "e4e5").json()
+    assert refused["answer"] == {"kind": "illegal", "words": "No"} and refused["state"]["your_turn"]
+    watcher = client.get(f"/api/play/{game_id}/spectate").json()
+    assert watcher["plies"] == 2 and "view" not in watcher and "reveal" not in watcher
+    white_pgn = client.get(f"/api/play/{game_id}/pgn?view=white")
+    assert white_pgn.status_code == 200 and read_game(white_pgn.text).view is True
+    one_line_error(client.get(f"/api/play/{game_id}/pgn"), 403, "after the end")
+
+
+def test_bad_requests_are_one_line_4xx(client):
+    one_line_error(client.post("/api/play", json={"rules": "chess960"}), 422, "rules: unknown rule set")
+    one_line_error(client.post("/api/play", json={"rules": "orthodox"}), 422, "not played here")
+    one_line_error(client.post("/api/play", json={"mode": "online"}), 422, "mode:")
+    one_line_error(client.post("/api/play", json={"colour": "white"}), 422, "colour: unknown field")
+    one_line_error(client.post("/api/play", content=b"{", headers={"Content-Type": "application/json"}), 400, "")
+    one_line_error(client.get("/api/play/nosuch"), 404, "no game")
+    game_id = start(client, rules="wild16")["id"]
+    one_line_error(attempt(client, game_id, "black", "e7e5"), 409, "white's turn")
+    one_line_error(attempt(client, game_id, "green", "e2e4"), 422, "side:")
+    one_line_error(attempt(client, game_id, "white", "zz"), 422, "move: invalid UCI")
+    one_line_error(client.post(f"/api/play/{game_id}/attempt", json={"side": "white"}), 422, "move: missing")
+    one_line_error(attempt(client, game_id, "white", "any"), 422, "no 'Any?'")
+    assert attempt(client, game_id, "white", "e2e5").json()["answer"]["words"] == "Illegal"
+    assert client.delete(f"/api/play/{game_id}").json()["deleted"]
+    one_line_error(client.get(f"/api/play/{game_id}"), 404, "no game")
+
+
+def test_against_the_computer_the_reply_comes_with_the_answer(client):
+    game = start(client, rules="fog-of-war", mode="computer", side="black", seed=4)
+    game_id = game["id"]
+    assert game["state"]["side"] == "black" and game["state"]["plies"] == 1 and game["state"]["your_turn"]
+    one_line_error(client.get(f"/api/play/{game_id}?side=white"), 403, "computer's side")
+    one_line_error(attempt(client, game_id, "white", "e2e4"), 403, "computer's side")
+    answer = attempt(client, game_id, "black", "a7a6").json()
+    assert answer["answer"]["kind"] == "move" and answer["state"]["plies"] == 3 and answer["state"]["your_turn"]
+    summary = client.get(f"/api/play/{game_id}/belief?side=black").json()
+    assert summary["positions"] >= 1 and sum(summary["heat"]["k"].values()) == pytest.approx(1.0, abs=0.01)
+    # play on with the first move offered until the game ends (a king is captured, or a draw)
+    state = answer["state"]
+    for _ in range(120):
+        if state["over"]:
+            break
+        state = attempt(client, game_id, "black", state["askable"][0]).json()["state"]
+    assert state["over"] and len(state["reveal"]["moves"]) == state["plies"]
+    full = client.get(f"/api/play/{game_id}/pgn?view=full").text
+    assert read_fog(full).moves == tuple(state["reveal"]["moves"])
+    one_line_error(attempt(client, game_id, "black", "a6a5"), 409, "game is over")
