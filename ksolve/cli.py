@@ -557,6 +557,7 @@ def serve(host: str, port: int, problems_dir: str | None, open_browser: bool, ma
                         open_browser, lambda line: click.echo(line, err=True))
 
 
+main.add_command(cli_compose.compose)
 main.add_command(cli_compose.mend)
 
 from ksolve.cli_play import play as play_command  # noqa: E402

@@ -158,3 +158,64 @@ def _is_uci(text: str) -> bool:
     import re
 
     return re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", text) is not None
+
+
+@click.command()
+@click.option("--material", required=True, help="White's men v Black's visible men, e.g. 'KRBN+P v KP'.")
+@click.option("--hidden", "hidden", multiple=True, help="A hidden unit PIECES:SQUARES (e.g. b:dark); repeatable.")
+@click.option("--moves", type=click.IntRange(1, 12), required=True, help="Mate in N.")
+@click.option("--rules", "rules_name", default="berkeley", show_default=True, help="Referee rule set.")
+@click.option("--count", type=click.IntRange(min=1), default=5, show_default=True, help="Problems to find.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the candidates.")
+@click.option("--timeout", type=click.FloatRange(min=0), default=30.0, show_default=True,
+              help="Each search's limit in a candidate's checks, in seconds (0: none).")
+@click.option("--max-candidates", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Give up after this many candidates.")
+@click.option("--batch", type=click.IntRange(min=1), default=64, show_default=True, help="Candidates per round.")
+@click.option("--max-belief", type=click.IntRange(min=1), default=5000, show_default=True,
+              help="Skip candidates whose initial belief is larger.")
+@click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False), required=True,
+              help="Folder for the problem files, booklet.html and the resumable results file.")
+@jobs_option
+@scheduler_option
+def compose(material: str, hidden: tuple[str, ...], moves: int, rules_name: str, count: int, seed: int,
+            timeout: float, max_candidates: int, batch: int, max_belief: int, out_dir: str, jobs: int | None,
+            scheduler: str | None) -> None:
+    """Search for new sound problems of the given material: random legal
+    placements and one-man moves of near misses, filtered cheaply (belief
+    size, a mate in N, none shorter), then verified (unique key, no short
+    solution) and certified; the best ranked first (quiet key, key refused in
+    some positions, "No" branches, tries refuted in different ways, few men:
+    the terms are printed).  Writes one problem file each and a booklet.
+    Exit 0 when COUNT were found, 1 when fewer.
+
+    \b
+    Example:
+      ksolve compose --material "KR v K" --hidden "p?:a-file" --moves 2 --count 3 -o composed
+    """
+    import sys
+    from pathlib import Path
+
+    import ksolve
+    from ksolve.cli_support import check_writable
+    from ksolve.compose.compose import ComposeSpec, compose as compose_problems, parse_material, write_problems
+    from ksolve.runs.runner import optional_cluster
+
+    check_writable(out_dir, "-o", folder=True)
+    with input_errors():
+        rules = ksolve.rule_set(rules_name)
+        if rules.goal != "mate":
+            fail(f"--rules: compose writes mate problems (#N); {rules.name} is won by capturing the king")
+        spec = ComposeSpec(parse_material(material), hidden, moves, rules.name, count, seed, timeout or None,
+                           max_belief, batch, max_candidates)
+        ksolve.position_belief("4k3/8/8/8/8/8/8/4K3 w - - 0 1", list(hidden), rules)  # the hidden units read
+        with optional_cluster(jobs, scheduler) as client:
+            report = compose_problems(spec, client, Path(out_dir) / "results.jsonl",
+                                      task_printer("{label}: {stage}: {reason}"))
+    click.echo(report.summary())
+    paths = write_problems(report, spec, out_dir)
+    for path, problem in zip(paths, report.problems):
+        verification, ranking = problem.check["verification"], problem.check["ranking"]
+        click.echo(f"{path}: {verification['line']}; score {ranking['score']:+g} ({ranking['terms']})")
+    click.echo(f"ksolve: {len(paths)} problems and booklet.html written to {out_dir}", err=True)
+    sys.exit(0 if len(paths) >= count else 1)

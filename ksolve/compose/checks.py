@@ -7,7 +7,8 @@ of a frozen ``CandidateJob``, JSON back) that a Dask worker runs:
    (``key``) wins; for a new problem (no key), no mate in fewer moves and a
    mate in the stipulated number (one proof-number search each);
 3. the full verification: sound, and the key kept;
-4. the certificate of a solution, replayed by the independent checker.
+4. the certificate of a solution, replayed by the independent checker, and
+   the solution's ranking (``ranking.py``).
 
 The first failing check ends the task with its stage and reason.
 
@@ -24,6 +25,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ksolve.compose.edits import men_of
+from ksolve.compose.ranking import rank
 from ksolve.runs.tasks import digest
 
 SOUND, REJECTED = "sound", "rejected"
@@ -87,6 +90,7 @@ def check_candidate(job: CandidateJob) -> dict[str, Any]:
         result["certified"] = bool(checked and checked.verified)
         if not result["certified"]:
             return _rejected(result, "certificate", checked.format() if checked else f"solve: {solution.status}")
+        result["ranking"] = rank(solution.tree, result["verification"], men_of(problem)).as_dict()
     result.update(status=SOUND, stage="done", reason=report.line())
     return result
 

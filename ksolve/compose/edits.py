@@ -59,7 +59,7 @@ def edits_of(problem: Problem, kinds: tuple[str, ...] = (STIPULATION, NARROW, RE
     whose moving man and destination every change leaves alone.  A problem given as a
     list of positions has only its stipulation changed (its men are not one board)."""
     document = tomlkit.parse(problem.text)
-    men = _men(problem)
+    men = men_of(problem)
     if STIPULATION in kinds:
         for moves in (problem.moves - 1, problem.moves + 1):
             if 1 <= moves <= MAX_MOVES:
@@ -138,7 +138,8 @@ def _hidden_specs(problem: Problem) -> list[str]:
     return specs
 
 
-def _men(problem: Problem) -> int:
+def men_of(problem: Problem) -> int:
+    """The men of a problem: on its board and hidden (each hidden unit once)."""
     if problem.fen is None:
         return chess.popcount(chess.Board(problem.positions[0]).occupied)
     return chess.popcount(chess.Board(problem.fen).occupied) + len(problem.hidden)

@@ -1,0 +1,87 @@
+"""The material of a composing search, and random legal placements of it.
+
+``"KRBN+P v KP"``: White's men before ``v``, Black's visible men after it
+(``+`` only groups, as composers write it); the hidden units (``b:dark``)
+come on top, placed by the problem's belief.
+
+>>> material = parse_material("KRBN+P v KP")
+>>> material.describe()
+'KRBNP v KP'
+>>> fen = random_placement(material, random.Random(3))
+>>> chess.Board(fen).is_valid(), fen.split()[1]
+(True, 'w')
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import chess
+
+from ksolve.errors import InputError
+
+EDGE = [s for s in chess.SQUARES if chess.square_file(s) in (0, 7) or chess.square_rank(s) in (0, 7)]
+
+
+@dataclass(frozen=True)
+class Material:
+    """Piece types of each side's visible men (one king each)."""
+
+    white: tuple[int, ...]
+    black: tuple[int, ...]
+
+    def describe(self) -> str:
+        return (f"{''.join(chess.piece_symbol(p).upper() for p in self.white)} v "
+                f"{''.join(chess.piece_symbol(p).upper() for p in self.black)}")
+
+    @property
+    def men(self) -> int:
+        return len(self.white) + len(self.black)
+
+
+def parse_material(text: str) -> Material:
+    """``"KQ v K"``; ``InputError`` naming ``--material`` otherwise.
+
+    >>> parse_material("KX v K")
+    Traceback (most recent call last):
+    ...
+    ksolve.errors.InputError: --material: 'KX v K': unknown man 'X' (use K Q R B N P)
+    """
+    parts = text.replace("+", "").replace("vs", "v").split(" v ")
+    if len(parts) != 2:
+        raise InputError(f"--material: {text!r}: write White's men, ' v ', Black's (e.g. 'KRBN+P v KP')")
+    sides = []
+    for part in parts:
+        men = []
+        for letter in part.strip().upper():
+            if letter not in "KQRBNP":
+                raise InputError(f"--material: {text!r}: unknown man {letter!r} (use K Q R B N P)")
+            men.append(chess.PIECE_SYMBOLS.index(letter.lower()))
+        if men.count(chess.KING) != 1:
+            raise InputError(f"--material: {text!r}: each side has exactly one king (K)")
+        sides.append(tuple(sorted(men, reverse=True)))
+    return Material(*sides)
+
+
+def random_placement(material: Material, rng: random.Random, tries: int = 1000) -> str:
+    """A legal position of ``material``, White to move and not yet mated or stalemated,
+    the black king usually on the edge and the white king near it (where mates are)."""
+    for _ in range(tries):
+        board = chess.Board(None)
+        black_king = rng.choice(EDGE) if rng.random() < 0.8 else rng.choice(chess.SQUARES)
+        near = [s for s in chess.SQUARES if 2 <= chess.square_distance(s, black_king) <= 3]
+        white_king = rng.choice(near) if rng.random() < 0.8 else rng.choice(chess.SQUARES)
+        if white_king == black_king:
+            continue
+        board.set_piece_at(black_king, chess.Piece(chess.KING, chess.BLACK))
+        board.set_piece_at(white_king, chess.Piece(chess.KING, chess.WHITE))
+        men = [(p, chess.WHITE) for p in material.white if p != chess.KING]
+        men += [(p, chess.BLACK) for p in material.black if p != chess.KING]
+        for piece_type, color in men:
+            free = [s for s in chess.SQUARES if board.piece_at(s) is None
+                    and not (piece_type == chess.PAWN and chess.square_rank(s) in (0, 7))]
+            board.set_piece_at(rng.choice(free), chess.Piece(piece_type, color))
+        if board.is_valid() and not board.is_game_over() and not board.is_check():
+            return board.fen()
+    raise InputError(f"--material: {material.describe()}: no legal placement found")
