@@ -121,7 +121,7 @@ function show(state) {
   paint();
   $('play-log').replaceChildren(...state.log.map(entry => el('li', {}, `${entry.number} ${entry.text}`)));
   $('play-log').scrollTop = $('play-log').scrollHeight;
-  $('play-moves').replaceChildren(...state.moves.map(move => el('li', {}, move)));
+  $('play-moves').replaceChildren(...state.moves.map((move, index) => el('li', {}, `${index % 2 === 0 ? `${index / 2 + 1}. ` : ''}${move}`)));
   $('pgn-own').href = pgnUrl(state.side);
   const turn = state.over ? `Game over: ${state.result} (${state.termination})`
     : state.your_turn ? `${cap(state.side)} to move (move ${state.number})` : `${cap(state.to_move)} to move`;
