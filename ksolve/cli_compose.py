@@ -30,10 +30,17 @@ scheduler_option = click.option(
          "e.g. tcp://127.0.0.1:8786.")
 
 
-def task_printer(what: str):
-    """A run's progress line per ended task on stderr: ``ksolve: [3/46] NAME: WHAT``."""
+def task_printer(what: str, results: object = None):
+    """A run's progress line per ended task on stderr: ``ksolve: [3/46] NAME: WHAT``;
+    Ctrl-C then says how many tasks ended (and where their results are kept)."""
+    from ksolve.cli_support import say_when_interrupted
+
+    counts = [0, 0]
+    kept = f"; their results are in {results}, which a re-run resumes" if results else ""
+    say_when_interrupted(lambda: f"{counts[0]} of {counts[1] or '?'} tasks ended{kept}")
 
     def progress(ended: int, total: int, result: "TaskResult") -> None:
+        counts[:] = ended, total
         state = what_of(result) if result.status == "done" else f"failed: {result.error}"
         click.echo(f"ksolve: [{ended}/{total}] {state}", err=True)
 
@@ -65,7 +72,8 @@ def verify_on_cluster(problems: list["Problem"], moves: int | None, rules: str |
     with input_errors(), optional_cluster(jobs, scheduler, memory) as client:
         return verify_all(problems, moves=moves, rules=rules, seconds=timeout or None, tries=tries, duals=duals,
                           memory=memory if isinstance(memory, int) else None, client=client, results=results,
-                          hard_timeout=hard_limit(timeout), progress=task_printer("{problem}: {verdict}"))
+                          hard_timeout=hard_limit(timeout),
+                          progress=task_printer("{problem}: {verdict}", results))
 
 
 def generate_on_cluster(rules: str, games: int, ply: int, seed: int, out_dir: str, fens: list[str] | None,
@@ -141,7 +149,7 @@ def mend(file: str, key: str | None, kinds: str, timeout: float, max_fixes: int,
         results = Path(out_dir) / f"{problem.id}-mend.jsonl" if out_dir else None
         with optional_cluster(jobs, scheduler) as client:
             report = mend_problem(problem, key, chosen, timeout or None, max_fixes, client, results,
-                                  task_printer("{label}: {stage}: {reason}"))
+                                  task_printer("{label}: {stage}: {reason}", results))
     click.echo(report.summary())
     for number, fix in enumerate(report.fixes, 1):
         click.echo(f"{number:>3}. {fix.edit.describe():<24} {fix.line}; certificate "
@@ -211,7 +219,7 @@ def compose(material: str, hidden: tuple[str, ...], moves: int, rules_name: str,
         ksolve.position_belief("4k3/8/8/8/8/8/8/4K3 w - - 0 1", list(hidden), rules)  # the hidden units read
         with optional_cluster(jobs, scheduler) as client:
             report = compose_problems(spec, client, Path(out_dir) / "results.jsonl",
-                                      task_printer("{label}: {stage}: {reason}"))
+                                      task_printer("{label}: {stage}: {reason}", Path(out_dir) / "results.jsonl"))
     click.echo(report.summary())
     paths = write_problems(report, spec, out_dir)
     for path, problem in zip(paths, report.problems):

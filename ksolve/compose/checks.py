@@ -3,7 +3,8 @@ of a frozen ``CandidateJob``, JSON back) that a Dask worker runs:
 
 1. it is a legal problem (the loader's checks) with a belief of at most
    ``max_belief`` positions;
-2. cheap proofs: each known cook (``refute``) no longer wins; the key to keep
+2. cheap proofs: each known cook (``refute``) no longer wins (``refuted``
+   lists those that do not); the key to keep
    (``key``) wins; for a new problem (no key), no mate in fewer moves and a
    mate in the stipulated number (one proof-number search each);
 3. the full verification: sound, and the key kept;
@@ -30,6 +31,8 @@ from ksolve.compose.ranking import rank
 from ksolve.runs.tasks import digest
 
 SOUND, REJECTED = "sound", "rejected"
+CHECKS_VERSION = 2
+"""Part of every task key: a results file written by other checks is not reused."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,7 @@ class CandidateJob:
 
     @property
     def task_key(self) -> str:
-        return "candidate-" + digest(asdict(self))
+        return "candidate-" + digest({"version": CHECKS_VERSION, **asdict(self)})
 
 
 def check_candidate(job: CandidateJob) -> dict[str, Any]:
@@ -71,10 +74,13 @@ def check_candidate(job: CandidateJob) -> dict[str, Any]:
     except ksolve.InputError as error:
         return _rejected(result, "legal", str(error))
     result["belief_size"] = len(analysis.belief)
+    refuted: list[str] = []
     try:
-        reason = _cheap_reason(analysis, job)
+        reason = _cheap_reason(analysis, job, refuted)
     except SearchAborted as error:
         return _rejected(result, "cheap", f"not decided: {error}")
+    finally:
+        result["refuted"] = refuted
     if reason:
         return _rejected(result, *reason)
     report = ksolve.verify(analysis, limits=ksolve.Limits(job.seconds))
@@ -100,8 +106,9 @@ def _rejected(result: dict[str, Any], stage: str, reason: str) -> dict[str, Any]
     return result
 
 
-def _cheap_reason(analysis, job: CandidateJob) -> tuple[str, str] | None:
-    """Why the candidate fails a cheap proof (stage, words), or None."""
+def _cheap_reason(analysis, job: CandidateJob, refuted: list[str]) -> tuple[str, str] | None:
+    """Why the candidate fails a cheap proof (stage, words), or None; the cooks it
+    refutes are added to ``refuted``."""
     from ksolve.board import move_from_uci
     from ksolve.search.pns import ProofNumberSearch
     from ksolve.search.run import Limits
@@ -119,9 +126,12 @@ def _cheap_reason(analysis, job: CandidateJob) -> tuple[str, str] | None:
         return move in legal and all(search.attempt_wins(part, move, depth) for part in classes)
 
     goal = "mate" if analysis.rules.goal == "mate" else "capture the king"
-    for cook in job.refute:
-        if cook != job.key and cook != "any" and wins(cook, moves):
-            return "cooks", f"the cook 1.{move_label(classes[0], move_from_uci(cook))} still wins"
+    cooks = [cook for cook in job.refute if cook not in (job.key, "any")]
+    winning = [cook for cook in cooks if wins(cook, moves)]  # all of them: mend pairs the changes by what they refute
+    refuted.extend(cook for cook in cooks if cook not in winning)
+    if winning:
+        labels = ", ".join(f"1.{move_label(classes[0], move_from_uci(cook))}" for cook in winning)
+        return "cooks", f"the cook{'s' if len(winning) > 1 else ''} {labels} still win{'' if len(winning) > 1 else 's'}"
     if job.key is not None:
         if move_from_uci(job.key) not in legal:
             return "key", f"the key {job.key} is no attempt on White's board"

@@ -27,7 +27,7 @@ import tomlkit
 
 from ksolve.problem import MAX_MOVES, Problem
 
-ADD, REMOVE, MOVE, NARROW, STIPULATION = "add", "remove", "move", "narrow", "stipulation"
+ADD, REMOVE, MOVE, NARROW, STIPULATION, PAIR = "add", "remove", "move", "narrow", "stipulation", "pair"
 COSTS = {ADD: 1, REMOVE: 1, MOVE: 1, NARROW: 1, STIPULATION: 1}
 """The size of each kind of change; adding a piece (not a pawn) costs one more."""
 ADDED_PIECES = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
@@ -46,7 +46,7 @@ class Edit:
     text: str
 
     def describe(self) -> str:
-        return f"{self.kind} {self.detail}"
+        return self.detail if self.kind == PAIR else f"{self.kind} {self.detail}"
 
     @property
     def sort_key(self) -> tuple[int, int, str, str]:
@@ -159,3 +159,37 @@ def _with(document: tomlkit.TOMLDocument, stipulation: str | None = None, fen: s
             position["hidden"] = hidden
         changed["position"] = position
     return tomlkit.dumps(changed)
+
+
+def combined(problem: Problem, first: Edit, second: Edit) -> Edit | None:
+    """Both board changes at once (None when they touch the same square, or either is
+    not a change of the board's men).
+
+    >>> from ksolve.problem import load_problem_text
+    >>> problem = load_problem_text('stipulation = "#2"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
+    >>> edits = {edit.describe(): edit for edit in edits_of(problem, (ADD, MOVE))}
+    >>> both = combined(problem, edits["add Pa2"], edits["move Rh1-h2"])
+    >>> both.describe(), both.cost, both.men, load_problem_text(both.text).fen
+    ('add Pa2 + move Rh1-h2', 2, 4, 'k7/8/1K6/8/8/8/P6R/8 w - - 0 1')
+    >>> combined(problem, edits["add Pa2"], edits["move Rh1-a2"]) is None
+    True
+    """
+    if problem.fen is None or {first.kind, second.kind} - {ADD, REMOVE, MOVE}:
+        return None
+    board = chess.Board(problem.fen)
+    changes = [_changes(board, edit) for edit in (first, second)]
+    if set(changes[0]) & set(changes[1]):
+        return None
+    result = board.copy()
+    for square, piece in {**changes[0], **changes[1]}.items():
+        result.set_piece_at(square, piece) if piece else result.remove_piece_at(square)
+    if any(piece and piece.piece_type in (chess.KING, chess.ROOK) for change in changes for piece in change.values()):
+        result.castling_rights = chess.BB_EMPTY
+    return Edit(PAIR, f"{first.describe()} + {second.describe()}", first.cost + second.cost,
+                first.men + second.men - men_of(problem), _with(tomlkit.parse(problem.text), fen=result.fen()))
+
+
+def _changes(board: chess.Board, edit: Edit) -> dict[int, chess.Piece | None]:
+    """The squares an edit of ``board`` changes, and what stands there after it."""
+    after = chess.Board(tomlkit.parse(edit.text)["position"]["fen"])
+    return {square: after.piece_at(square) for square in chess.SQUARES if after.piece_at(square) != board.piece_at(square)}

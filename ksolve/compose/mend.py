@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import tomlkit
 
 from ksolve.compose.checks import SOUND, CandidateJob, check_candidate
-from ksolve.compose.edits import ADD, MOVE, NARROW, REMOVE, STIPULATION, Edit, edits_of
+from ksolve.compose.edits import ADD, MOVE, NARROW, REMOVE, STIPULATION, Edit, combined, edits_of
 from ksolve.errors import InputError
 from ksolve.problem import Problem
 from ksolve.runs.results import DONE, ResultsFile
@@ -79,9 +79,13 @@ class MendReport:
 
 def mend(problem: Problem, key: str | None = None, kinds: tuple[str, ...] = ALL_KINDS, seconds: float | None = 30.0,
          max_fixes: int | None = 20, client: "Client | None" = None, results: str | Path | None = None,
-         progress: RunProgress | None = None) -> MendReport:
+         progress: RunProgress | None = None, max_pairs: int = 2_000) -> MendReport:
     """The fixes of ``problem`` that keep ``key`` (default: the published key), smallest
-    first (at most ``max_fixes``).  ``seconds``: each search's limit in a candidate's checks."""
+    first (at most ``max_fixes``).  ``seconds``: each search's limit in a candidate's checks.
+
+    When no single change works and there are several cooks, pairs of board changes
+    come next: one refuting some cooks, the other the rest (what each refuted alone is
+    in its check), the cheapest ``max_pairs`` of them."""
     import ksolve
 
     started = time.perf_counter()
@@ -99,11 +103,26 @@ def mend(problem: Problem, key: str | None = None, kinds: tuple[str, ...] = ALL_
         report.seconds = time.perf_counter() - started
         return report
     edits = sorted(edits_of(problem, kinds, keep=key), key=lambda edit: edit.sort_key)
+    checked = _check_all(edits, problem, key, cooks, seconds, client, results, progress, report)
+    if not report.fixes and len(cooks) > 1 and max_pairs:
+        pairs = _pairs(problem, cooks, checked, max_pairs)
+        _check_all(pairs, problem, key, cooks, seconds, client, results, progress, report)
+    report.fixes.sort(key=lambda fix: fix.edit.sort_key)
+    report.fixes = report.fixes[:max_fixes] if max_fixes is not None else report.fixes
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _check_all(edits: list[Edit], problem: Problem, key: str, cooks: list[str], seconds: float | None,
+               client: "Client | None", results: str | Path | None, progress: RunProgress | None,
+               report: MendReport) -> list[tuple[Edit, dict[str, Any]]]:
+    """Check every edit as a task; count where each ended and keep the fixes in ``report``."""
     jobs = [CandidateJob(edit.text, f"{problem.source} ({edit.describe()})", key, tuple(cooks), seconds,
                          label=edit.describe()) for edit in edits]
     ended = run_tasks([Task(job.task_key, check_candidate, (job,)) for job in jobs], ResultsFile(results), client,
                       progress=progress)
-    report.candidates = len(jobs)
+    report.candidates += len(jobs)
+    checked = []
     for edit, job in zip(edits, jobs):
         result = ended.get(job.task_key)
         value = result.value if result is not None and result.status == DONE else {"stage": "failed"}
@@ -111,9 +130,27 @@ def mend(problem: Problem, key: str | None = None, kinds: tuple[str, ...] = ALL_
         report.stages[stage] = report.stages.get(stage, 0) + 1
         if stage == "sound":
             report.fixes.append(Fix(edit, value))
-    report.fixes = report.fixes[:max_fixes] if max_fixes is not None else report.fixes
-    report.seconds = time.perf_counter() - started
-    return report
+        checked.append((edit, value))
+    return checked
+
+
+def _pairs(problem: Problem, cooks: list[str], checked: list[tuple[Edit, dict[str, Any]]], limit: int) -> list[Edit]:
+    """The cheapest ``limit`` pairs of board changes that between them refute every cook."""
+    refuting = [(edit, frozenset(value.get("refuted", ()))) for edit, value in checked
+                if value.get("stage") == "cooks" and value.get("refuted")]
+    everything = frozenset(cooks)
+    candidates = sorted(((first, second) for index, (first, some) in enumerate(refuting)
+                         for second, rest in refuting[index + 1:] if some | rest == everything),
+                        key=lambda pair: (pair[0].cost + pair[1].cost, pair[0].men + pair[1].men,
+                                          pair[0].sort_key, pair[1].sort_key))
+    pairs = []
+    for first, second in candidates:
+        both = combined(problem, first, second)
+        if both is not None:
+            pairs.append(both)
+            if len(pairs) == limit:
+                break
+    return pairs
 
 
 def mended_text(problem: Problem, report: MendReport, fix: Fix, number: int) -> str:
