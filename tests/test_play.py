@@ -230,13 +230,14 @@ def test_fog_records_round_trip():
 
 
 # --- the computer ------------------------------------------------------------------------------
+@pytest.mark.slow  # about 45 s in all on a loaded 2-core machine
 @pytest.mark.parametrize("rules", RULES)
 def test_computer_plays_random_to_the_end_and_the_record_round_trips(rules):
     for side in chess.COLORS:
         computer = ComputerPlayer(rules, side, seed=11)
         white, black = (computer, random_policy) if side == chess.WHITE else (random_policy, computer)
-        game = play_match(rules, white, black, max_plies=30, seed=12)
-        assert game.over or len(game.turns) == 30
+        game = play_match(rules, white, black, max_plies=24, seed=12)
+        assert game.over or len(game.turns) == 24
         assert computer.stats.choices >= len(game.turns) // 2
         if get_rules(rules).fog:
             assert read_fog(game_pgn(game)).moves == tuple(t.move for t in game.turns)

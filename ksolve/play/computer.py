@@ -89,9 +89,9 @@ class ComputerPlayer:
         self.stats = ThinkStats()
         self.fen = fen or STANDARD_FEN
         self._turn_length = -1
-        self._refused: list[int] = []
         self._state = FRESH
-        self._any = False
+        self._working = self.belief.positions
+        """The belief filtered by this turn's refusals and "Any?" answer."""
 
     # --- playing a turn -------------------------------------------------------------
     def play_turn(self, game: GameSession) -> Answer:
@@ -108,7 +108,8 @@ class ComputerPlayer:
         started = time.perf_counter()
         self.belief.sync(game.observations[self.side])
         if len(game.turns) != self._turn_length:
-            self._turn_length, self._refused, self._state = len(game.turns), [], FRESH
+            self._turn_length, self._state = len(game.turns), FRESH
+            self._working = self.belief.positions if not self.belief.lost else self.belief.positions[:0]
         askable = [self._frame(uci) for uci in game.askable()]
         choice = self._choose(askable, game.can_ask())
         self.stats.choices += 1
@@ -117,31 +118,22 @@ class ComputerPlayer:
 
     def heard(self, action: str, answer: Answer) -> None:
         """The referee's answer to this side's last action."""
+        positions = self._working
         if answer.kind == "illegal" and action != "any":
-            self._refused.append(move_from_uci(self._frame(action)))
+            refused = self.rules.attempt(positions, move_from_uci(self._frame(action))).keys[:, 0]
+            self._working = positions[refused == np.uint64(codes.ILLEGAL)]
             self._state = self.rules.state_after_refusal(self._state)
         elif answer.kind in ("any-yes", "any-no"):
             yes = answer.kind == "any-yes"
             self._state = (MUST_CAPTURE if self.rules.any_obliges_until_capture else MUST_TRY) if yes else ASKED
-            self._any = yes
+            self._working = positions[self.rules.any_answers(positions) == yes]
 
     # --- thinking -----------------------------------------------------------------
     def _frame(self, uci: str) -> str:
         return uci if self.side == chess.WHITE else mirror_uci(uci)
 
-    def _positions(self) -> np.ndarray:
-        """The belief filtered by this turn's refusals and "Any?" answer."""
-        if self.belief.lost:
-            return np.zeros((0, 0), dtype=np.uint64)
-        positions = self.belief.positions
-        for move in self._refused:
-            positions = positions[self.rules.attempt(positions, move).keys[:, 0] == np.uint64(codes.ILLEGAL)]
-        if self._state != FRESH and self.rules.any_question:
-            positions = positions[self.rules.any_answers(positions) == self._any]
-        return positions
-
     def _choose(self, askable: list[str], can_ask: bool) -> str:
-        positions = self._positions()
+        positions = self._working
         if len(positions) == 0:
             return self._random(askable)
         if len(positions) <= PROVER_POSITIONS:
