@@ -13,10 +13,11 @@ each attempt of its turn:
    belief, each attempt scores the chance it is legal times the mean, over
    the positions where it is, of
    ``win + captured value - 0.7 * the most valuable man the opponent could
-   take next + check bonus`` (men worth 1, 3, 3, 5, 9; a win 1000; in Fog
-   of War losing the king costs 1000, so moves that leave the king to be
-   captured are avoided when any other move keeps it safe), plus a small
-   seeded noise.  The best attempt is made; after a refusal the belief is
+   take next + check bonus`` (men worth 1, 3, 3, 5, 9; a win 100, so that a
+   mate in a few per cent of the positions does not outweigh a queen lost in
+   the others; in Fog of War losing the king costs 100, more than any
+   material, so moves that leave the king to be captured are avoided when
+   any other move keeps it safe), plus a small seeded noise.  The best attempt is made; after a refusal the belief is
    filtered and the choice made again.
 
 When the belief is lost (a sample that kept no consistent position, even
@@ -58,7 +59,7 @@ PROVER_MOVES = 2
 PROVER_LIMITS = Limits(seconds=1.0, nodes=20_000)
 VALUES = np.array([1.0, 3.0, 3.0, 5.0, 9.0, 0.0])
 """Pawn, knight, bishop, rook, queen, king (a king's loss is a loss of the game: ``WIN``)."""
-WIN = 1000.0
+WIN = 100.0
 CHECK_BONUS = 0.2
 THREAT_WEIGHT = 0.7
 ANY_RATE = 0.25
