@@ -264,3 +264,12 @@ def test_computer_keeps_its_king_in_fog_of_war():
     captures = [m for m in buffer[:fog_moves(position, buffer)] if (1 << int((m >> 6) & 63)) & king]
     assert not captures
     assert position_from_board(position_to_board(position), validate=False, fog=True) is not None
+
+
+def test_computer_does_not_give_its_queen_for_a_long_shot_mate():
+    game = GameSession("wild16")
+    for uci in ("e2e4", "c7c6", "d2d4", "d8c7", "g1f3"):   # 3...Qg3?? mates in a few positions only
+        game.attempt(uci)
+    for seed in range(3):
+        computer = ComputerPlayer("wild16", chess.BLACK, seed=seed)
+        assert computer.choose(game) != "c7g3"
