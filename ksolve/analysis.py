@@ -29,6 +29,7 @@ from ksolve.belief import BeliefState
 from ksolve.problem import Problem, ProblemError
 from ksolve.rules import UnknownRules, get_rules
 from ksolve.rules.base import RuleSet
+from ksolve.rules.conditions import with_conditions
 from ksolve.search.prover import Prover
 from ksolve.search.run import Limits, Progress, SearchRun
 
@@ -51,7 +52,7 @@ class Analysis:
 
     def __init__(self, problem: Problem, rules: RuleSet | str | None = None, moves: int | None = None) -> None:
         self.problem = problem
-        self.rules = _rule_set(problem, rules)
+        self.rules = with_conditions(_rule_set(problem, rules), problem.conditions, problem.fullmove)
         self.moves = moves or problem.moves
         if self.rules.goal != problem.goal:
             raise ProblemError(problem.source, "rules",
@@ -61,8 +62,10 @@ class Analysis:
 
     @cached_property
     def belief(self) -> BeliefState:
-        """The initial belief: every legal placement of the hidden units."""
-        return self.problem.belief()
+        """The initial belief: every legal placement of the hidden units (as the rule set searches it)."""
+        belief = self.problem.belief()
+        rows = self.rules.prepare(belief.positions)
+        return belief if rows is belief.positions else BeliefState.from_positions(rows)
 
     @cached_property
     def classes(self) -> list[FirstClass]:
@@ -79,6 +82,8 @@ class Analysis:
         """A fresh prover for this problem, its bounds fitted to the material."""
         prover = Prover(self.rules, limits, progress, run)
         prover.fit_bounds(self.belief)
+        if not self.rules.bounds_hold:  # stated conditions: Black has fewer replies than the bounds assume
+            prover.viable_depth = prover.orthodox_depth = 0
         return prover
 
 

@@ -68,6 +68,8 @@ def problem_identity(problem) -> dict[str, str]:
     ('foster-1996.toml', 'foster-1996', 64)
     """
     identity = {"problem": PurePath(problem.source).name, "problem_id": problem.id}
+    if getattr(problem, "twin", ""):
+        identity["twin"] = problem.twin
     if problem.text:
         identity["problem_sha256"] = problem_digest(problem.text)
     return identity

@@ -38,6 +38,7 @@ from ksolve.errors import InputError, NotText, read_text
 from ksolve.hidden import HiddenUnit, HiddenUnitError, parse_hidden_unit, parse_squares
 from ksolve.legality import position_error
 from ksolve.rules import RULE_SET_NAMES, UnknownRules, get_rules
+from ksolve.rules.condition import Condition
 
 if TYPE_CHECKING:
     from ksolve.belief import BeliefState
@@ -49,7 +50,10 @@ YEARS = range(1000, 3000)
 """The years a problem's ``year`` may name."""
 _STIPULATION = re.compile(r"^\s*(#|xk)\s*(\d+)\s*$", re.IGNORECASE)
 _TOP_FIELDS = {"id", "title", "author", "source", "year", "award", "stipulation", "rules", "position",
-               "published", "notes"}
+               "published", "notes", "condition", "twin"}
+_UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
+_CONDITION_FIELDS = {"moves", "move", "at", "note"}
+_TWIN_FIELDS = {"name", "fen", "hidden", "positions", "stipulation", "key", "note"}
 
 
 class ProblemError(InputError):
@@ -82,6 +86,16 @@ class Problem:
     published_key: str | None = None
     published_solution: str = ""
     notes: str = ""
+    conditions: list[Condition] = field(default_factory=list)
+    """Moves Black will not play (``[[condition]]``), always or at one of his replies."""
+    fullmove: int = 1
+    """The move number of the first position (what a condition's ``at`` counts from)."""
+    twin: str = ""
+    """This problem's twin name (``[[twin]]``), "" for the problem as printed."""
+    twin_note: str = ""
+    """What the twin changes, in words."""
+    twins: list["Problem"] = field(default_factory=list, repr=False)
+    """The problem's twins, each a whole problem verified on its own."""
     text: str = field(default="", repr=False)
     """The TOML text the problem was read from (what the independent checker reads)."""
     resources: "Resources | None" = field(default=None, repr=False, compare=False)
@@ -119,6 +133,10 @@ class Problem:
                                    str(error)) from None
         return belief
 
+    def with_twins(self) -> list["Problem"]:
+        """The problem as printed, then each of its twins (each verified on its own)."""
+        return [self, *self.twins]
+
     @property
     def name(self) -> str:
         """A one-line name: title, or author and year, or the id."""
@@ -149,6 +167,58 @@ def load_problem_text(text: str, source: str = "<problem>", default_id: str = "p
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ProblemError(source, "toml", str(error)) from None
+    twins = data.get("twin", [])
+    if not isinstance(twins, list) or not all(isinstance(t, dict) for t in twins):
+        raise ProblemError(source, "twin", "must be [[twin]] tables")
+    problem = _from_data(data, text, source, default_id, resources)
+    for number, twin in enumerate(twins, 1):
+        name, changed = twin_data(data, twin, source, number)
+        try:
+            member = _from_data(changed, text, source, f"{problem.id}-{name}", resources, twin=name)
+        except ProblemError as error:
+            raise ProblemError(source, f"twin[{number}] ({name}): {error.field_name}", error.reason) from None
+        member.id, member.twin_note = f"{problem.id}-{name}", _text(twin, "note", source, within=f"twin[{number}].")
+        problem.twins.append(member)
+    return problem
+
+
+def twin_data(data: dict, twin: dict, source: str, number: int) -> tuple[str, dict]:
+    """A twin's name and the problem data with its changes: ``fen``, ``hidden``
+    or ``positions`` replace the position's, ``stipulation`` the stipulation,
+    ``key`` the published key.
+
+    >>> name, changed = twin_data({"stipulation": "#2", "position": {"fen": "x", "hidden": ["b:dark"]}},
+    ...                           {"name": "b", "stipulation": "#3", "hidden": []}, "f", 1)
+    >>> name, changed["stipulation"], changed["position"]
+    ('b', '#3', {'fen': 'x', 'hidden': []})
+    """
+    unknown = sorted(set(twin) - _TWIN_FIELDS)
+    if unknown:
+        raise ProblemError(source, f"twin[{number}].{unknown[0]}",
+                           f"unknown field (known: {', '.join(sorted(_TWIN_FIELDS))})")
+    name = twin.get("name", chr(ord("a") + number))
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.]{1,20}", name):
+        raise ProblemError(source, f"twin[{number}].name", f"must be a short name such as 'b', got {name!r}")
+    changed = {key: value for key, value in data.items() if key != "twin"}
+    position = dict(changed.get("position") or {})
+    if "positions" in twin:
+        position = {"positions": twin["positions"]}
+    if "fen" in twin:
+        position.pop("positions", None)
+        position["fen"] = twin["fen"]
+    if "hidden" in twin:
+        position["hidden"] = twin["hidden"]
+    changed["position"] = position
+    if "stipulation" in twin:
+        changed["stipulation"] = twin["stipulation"]
+    if "key" in twin:
+        changed["published"] = {**(changed.get("published") or {}), "key": twin["key"]}
+    return name, changed
+
+
+def _from_data(data: dict, text: str, source: str, default_id: str, resources: "Resources | None",
+               twin: str = "") -> Problem:
+    """The problem (or one twin) of the parsed TOML ``data``."""
     unknown = sorted(set(data) - _TOP_FIELDS)
     if unknown:
         raise ProblemError(source, unknown[0], f"unknown field (known: {', '.join(sorted(_TOP_FIELDS))})")
@@ -179,9 +249,35 @@ def load_problem_text(text: str, source: str = "<problem>", default_id: str = "p
         raise ProblemError(source, "year", f"must be a year such as 1976 ({YEARS.start} to {YEARS.stop - 1}), "
                                            f"got {year!r}")
     problem.year = year
+    problem.twin = twin
+    _read_conditions(data.get("condition", []), problem, source)
     _read_position(data.get("position"), problem, source)
     _read_published(data.get("published"), problem, source)
     return problem
+
+
+def _read_conditions(tables: Any, problem: Problem, source: str) -> None:
+    """``[[condition]]``: ``moves`` (or ``move``) Black will not play, ``at`` his reply to
+    White's move number (absent: always), ``note``."""
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise ProblemError(source, "condition", "must be [[condition]] tables")
+    for number, table in enumerate(tables, 1):
+        where = f"condition[{number}]"
+        unknown = sorted(set(table) - _CONDITION_FIELDS)
+        if unknown:
+            raise ProblemError(source, f"{where}.{unknown[0]}",
+                               f"unknown field (known: {', '.join(sorted(_CONDITION_FIELDS))})")
+        moves = table.get("moves", [table["move"]] if "move" in table else None)
+        if not isinstance(moves, list) or not moves:
+            raise ProblemError(source, f"{where}.moves", "missing: the move (or list of moves) Black will not play")
+        for move in moves:
+            if not isinstance(move, str) or not _UCI.fullmatch(move):
+                raise ProblemError(source, f"{where}.moves", f"{move!r} is not a UCI move such as 'c8b7'")
+        at = table.get("at")
+        if at is not None and (not isinstance(at, int) or isinstance(at, bool) or not 1 <= at <= problem.moves):
+            raise ProblemError(source, f"{where}.at", f"must be Black's move number, 1 to {problem.moves}, "
+                                                      f"got {at!r}")
+        problem.conditions.append(Condition(frozenset(moves), at, _text(table, "note", source, within=f"{where}.")))
 
 
 def _text(data: dict, name: str, source: str, required: bool = False, within: str = "") -> str:
@@ -211,6 +307,7 @@ def _read_position(section: Any, problem: Problem, source: str) -> None:
         for number, fen in enumerate(fens, 1):
             _check_fen(fen, problem, source, f"position.positions[{number}]")
         problem.positions = fens
+        problem.fullmove = chess.Board(fens[0]).fullmove_number
         problem.belief()  # every listed position must be legal
         return
     fen = section.get("fen")
@@ -220,6 +317,7 @@ def _read_position(section: Any, problem: Problem, source: str) -> None:
         raise ProblemError(source, "position.fen", f"must be a string (a FEN of the visible men), got {fen!r}")
     board = _check_fen(fen, problem, source, "position.fen")
     problem.fen = fen
+    problem.fullmove = board.fullmove_number
     hidden = section.get("hidden", [])
     if not isinstance(hidden, list):
         raise ProblemError(source, "position.hidden", "must be a list of units")

@@ -57,6 +57,10 @@ class CheckProblem:
     """The rule set the file names."""
     id: str = ""
     """The file's ``id`` field ("" if it has none)."""
+    forbidden: list[tuple[frozenset[str], int | None]] = field(default_factory=list)
+    """The ``[[condition]]`` tables: (UCI moves Black will not play, at his reply number or None: always)."""
+    twin: str = ""
+    """The twin checked ("" for the problem as printed)."""
 
 
 def read_problem(path: str | Path, rules: str | None = None) -> CheckProblem:
@@ -77,13 +81,15 @@ def read_problem_text(path: str | Path) -> str:
         raise ProblemFileError(f"{path}: file: {error}") from None
 
 
-def parse_problem_file(path: str | Path, text: str, rules: str | None = None) -> CheckProblem:
+def parse_problem_file(path: str | Path, text: str, rules: str | None = None, twin: str = "") -> CheckProblem:
     """``parse_problem`` with errors naming the file ``path``, whose stem is the default id."""
     try:
-        problem = parse_problem(text, rules)
+        problem = parse_problem(text, rules, twin)
     except ProblemFileError as error:
         raise ProblemFileError(f"{path}: {error}") from None
     problem.id = problem.id or Path(path).stem
+    if twin:
+        problem.id = f"{problem.id}-{twin}"
     return problem
 
 
@@ -124,12 +130,66 @@ def problem_digest(text: str) -> str:
     return hashlib.sha256(text.replace("\r\n", "\n").encode("utf-8")).hexdigest()
 
 
-def parse_problem(text: str, rules: str | None = None) -> CheckProblem:
-    """Read a problem from TOML text (see ``read_problem``)."""
+def with_twin(data: dict[str, Any], name: str) -> dict[str, Any]:
+    """The problem's data as its twin ``name`` has it: the twin's ``fen``,
+    ``hidden`` or ``positions`` replace the position's, its ``stipulation`` the
+    stipulation.  Twins are named by ``name``, by default b, c, ... in order.
+
+    >>> changed = with_twin({"stipulation": "#2", "position": {"fen": "x"},
+    ...                      "twin": [{"stipulation": "#3", "hidden": ["b:e4"]}]}, "b")
+    >>> changed["stipulation"], changed["position"]
+    ('#3', {'fen': 'x', 'hidden': ['b:e4']})
+    """
+    twins = data.get("twin", [])
+    for number, twin in enumerate(twins if isinstance(twins, list) else [], 1):
+        if isinstance(twin, dict) and twin.get("name", "abcdefghijklmnopqrstuvwxyz"[number % 26]) == name:
+            break
+    else:
+        raise ProblemFileError(f"twin: the problem has no twin {name!r}")
+    position = dict(data.get("position") or {})
+    if "positions" in twin:
+        position = {"positions": twin["positions"]}
+    if "fen" in twin:
+        position.pop("positions", None)
+        position["fen"] = twin["fen"]
+    if "hidden" in twin:
+        position["hidden"] = twin["hidden"]
+    changed = {**data, "position": position}
+    if "stipulation" in twin:
+        changed["stipulation"] = twin["stipulation"]
+    return changed
+
+
+def black_conditions(data: dict[str, Any]) -> list[tuple[frozenset[str], int | None]]:
+    """The ``[[condition]]`` tables: the UCI moves Black will not play and at which of his replies.
+
+    >>> black_conditions({"condition": [{"move": "c8b7", "at": 2}, {"moves": ["e8g8"]}]})
+    [(frozenset({'c8b7'}), 2), (frozenset({'e8g8'}), None)]
+    """
+    found = []
+    tables = data.get("condition", [])
+    for number, table in enumerate(tables if isinstance(tables, list) else [None], 1):
+        if not isinstance(table, dict):
+            raise ProblemFileError(f"condition[{number}]: must be a table")
+        moves = table.get("moves", [table.get("move")])
+        at = table.get("at")
+        if not isinstance(moves, list) or not all(isinstance(m, str) and re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", m)
+                                                   for m in moves):
+            raise ProblemFileError(f"condition[{number}].moves: must be UCI moves, got {moves!r}")
+        if at is not None and (not isinstance(at, int) or isinstance(at, bool) or at < 1):
+            raise ProblemFileError(f"condition[{number}].at: must be a move number, got {at!r}")
+        found.append((frozenset(moves), at))
+    return found
+
+
+def parse_problem(text: str, rules: str | None = None, twin: str = "") -> CheckProblem:
+    """Read a problem from TOML text (see ``read_problem``); ``twin``: one of its twins."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ProblemFileError(f"toml: {error}") from None
+    if twin:
+        data = with_twin(data, twin)
     match = _STIPULATION.match(str(data.get("stipulation", "")))
     if not match:
         raise ProblemFileError(f"stipulation: {data.get('stipulation')!r} is not '#N' or 'xkN'")
@@ -139,7 +199,8 @@ def parse_problem(text: str, rules: str | None = None) -> CheckProblem:
     rules = rules or file_rules
     goal = "mate" if match.group(1) == "#" else "king-capture"
     problem = CheckProblem(rules, goal, int(match.group(2)), file_rules=file_rules,
-                           id=data["id"] if isinstance(data.get("id"), str) else "")
+                           id=data["id"] if isinstance(data.get("id"), str) else "",
+                           forbidden=black_conditions(data), twin=twin)
     section = data.get("position")
     if not isinstance(section, dict):
         raise ProblemFileError("position: missing table")

@@ -168,13 +168,23 @@ def check_certificate(problem_path: str | Path, certificate: dict[str, Any]) -> 
     """
     validate(certificate)
     text = read_problem_text(problem_path)
-    return _check(parse_problem_file(problem_path, text, certificate["rules"]), certificate, text, str(problem_path))
+    return _check(parse_problem_file(problem_path, text, certificate["rules"], _twin(certificate)), certificate, text,
+                  str(problem_path))
+
+
+def _twin(certificate: dict[str, Any]) -> str:
+    """The twin a certificate is for ("" for the problem as printed)."""
+    twin = certificate.get("twin", "")
+    if not isinstance(twin, str):
+        raise CertificateError(f"twin: must be a twin's name, got {twin!r}")
+    return twin
 
 
 def check_certificate_text(problem_text: str, certificate: dict[str, Any], name: str = "<problem>") -> CheckResult:
     """``check_certificate`` with the problem given as TOML text (``name``: its file, for messages)."""
     validate(certificate)
-    return _check(parse_problem_file(name, problem_text, certificate["rules"]), certificate, problem_text, name)
+    return _check(parse_problem_file(name, problem_text, certificate["rules"], _twin(certificate)), certificate,
+                  problem_text, name)
 
 
 def same_problem(certificate: dict[str, Any], problem: CheckProblem, text: str, name: str) -> str | None:
@@ -210,7 +220,7 @@ def _check(problem: CheckProblem, certificate: dict[str, Any], text: str, name: 
     if result.claimed_positions is not None and result.claimed_positions != result.positions:
         result.notes.append(f"the certificate says {result.claimed_positions} initial positions, "
                             f"the checker enumerates {result.positions}")
-    replay = _Replay(rules, moves)
+    replay = _Replay(rules, moves, problem.forbidden)
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(limit, 20_000))
@@ -233,8 +243,9 @@ def _check(problem: CheckProblem, certificate: dict[str, Any], text: str, name: 
 class _Replay:
     """The walk over the strategy tree (raises ``_Refuted`` at the first failure)."""
 
-    def __init__(self, rules: str, moves: int) -> None:
+    def __init__(self, rules: str, moves: int, forbidden: list | None = None) -> None:
         self.rules, self.moves = rules, moves
+        self.forbidden = forbidden or []
         self.limit = referee.move_limit(rules)
         self.nodes = self.lines = 0
 
@@ -331,7 +342,7 @@ class _Replay:
         classes: dict[str, dict] = defaultdict(dict)
         for line in lines.values():
             board = line.board
-            for move in referee.moves(board, self.rules):
+            for move in self.replies(board, played):
                 heard, after = referee.play(board, move, self.rules)
                 text = referee.canonical(heard)
                 follower = line.then(after, "black", move.uci(), text)
@@ -344,6 +355,16 @@ class _Replay:
                 self.refute(next(iter(members.values())), f"Black's reply gives {text}, which is not among "
                                                           "the listed replies")
             self.white(replies[text], members, played, asked=False, obliged=False)
+
+    def replies(self, board: chess.Board, played: int) -> list[chess.Move]:
+        """Black's moves in his reply to White's move ``played``, less those a stated
+        condition excludes there (unless it would exclude them all)."""
+        moves = list(referee.moves(board, self.rules))
+        excluded = {uci for uci_set, at in self.forbidden if at is None or at == played for uci in uci_set}
+        if not excluded:
+            return moves
+        kept = [move for move in moves if move.uci() not in excluded and move.uci()[:4] not in excluded]
+        return kept or moves
 
     # --- failures ---------------------------------------------------------------
     def refute(self, line: Line, reason: str) -> None:

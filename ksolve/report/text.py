@@ -222,6 +222,7 @@ def render_solution_text(problem, solution, full: bool = False) -> str:
     size = solution.belief_size
     lines = [f"{problem.name}: {problem.stipulation}, rules {solution.rules}, "
              f"{size:,} position{'s' if size != 1 else ''}"]
+    lines += stated_lines(problem)
     lines += fog_view_lines(problem)
     key = _key_text(problem, solution)
     if solution.status == "solved" and not solution.shortest:
@@ -244,6 +245,27 @@ def render_solution_text(problem, solution, full: bool = False) -> str:
             if "\n" in text:
                 lines += ["", COMPACT_LEGEND]
     return "\n".join(lines)
+
+
+def stated_lines(problem) -> list[str]:
+    """What the problem states beyond the position: its variant, the twin and
+    what it changes, each condition on Black's play (with its note).
+
+    >>> from ksolve.problem import load_problem_text
+    >>> problem = load_problem_text('stipulation = "#2"\\nrules = "berkeley"\\n[[condition]]\\nmove = "a8b8"\\nat = 1\\n'
+    ...                             '[position]\\nfen = "k7/8/2K5/8/8/8/8/1R6 w - - 0 1"\\n')
+    >>> stated_lines(problem)
+    ['Condition: Black will not play a8b8 at his move 1']
+    """
+    lines = []
+    variant = getattr(problem, "variant", None)
+    if variant is not None:
+        lines.append(f"Variant: {variant.describe()}")
+    if getattr(problem, "twin", ""):
+        lines.append(f"Twin {problem.twin}" + (f": {problem.twin_note}" if problem.twin_note else ""))
+    for condition in getattr(problem, "conditions", []):
+        lines.append(f"Condition: {condition.text()}" + (f" ({condition.note})" if condition.note else ""))
+    return lines
 
 
 def fog_view_lines(problem) -> list[str]:

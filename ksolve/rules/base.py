@@ -100,6 +100,14 @@ class RuleSet(ABC):
     with announcements in comments, the game-level tools)."""
     move_limit: int = 2000
     """The halfmove clock at which the game is drawn (Fog of War: the 50-move rule)."""
+    bounds_hold: bool = True
+    """Whether the full-information bounds of the search hold: Black may play every
+    legal reply (False under stated conditions on his play, ``rules/conditions.py``)."""
+
+    def prepare(self, positions: np.ndarray) -> np.ndarray:
+        """The initial belief's rows as this rule set searches them (the same rows,
+        except where the rule set keys positions by more than the board)."""
+        return positions
 
     # --- the kernels' view ---------------------------------------------------
     @property

@@ -1,0 +1,70 @@
+"""Twins (``[[twin]]``): each a whole problem with its own belief, solved and
+certified on its own, its certificate naming the twin so that the checker
+(which applies the twin's changes to the file itself) replays the right one."""
+
+from __future__ import annotations
+
+import pytest
+
+from ksolve.certificates import certificate
+from ksolve.checker.replay import check_certificate_text
+from ksolve.problem import ProblemError, load_problem_text
+from ksolve.report.text import render_solution_text
+from ksolve.solver import NO_SOLUTION, SOLVED, solve
+
+TWINS = """\
+id = "demo"
+stipulation = "#2"
+rules = "berkeley"
+[position]
+fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"
+[[twin]]
+name = "b"
+fen = "1k6/8/1K6/8/8/8/8/7R w - - 0 1"
+note = "the black king on b8"
+[[twin]]
+stipulation = "#1"
+hidden = ["p?:a7"]
+note = "perhaps a black pawn on a7, mate in 1"
+"""
+
+
+def test_each_twin_is_a_problem_of_its_own() -> None:
+    problem = load_problem_text(TWINS)
+    members = problem.with_twins()
+    assert [(p.id, p.twin, p.stipulation, len(p.belief())) for p in members] == [
+        ("demo", "", "#2", 1), ("demo-b", "b", "#2", 1), ("demo-c", "c", "#1", 2)]
+    assert members[1].fen.startswith("1k6") and members[2].fen == problem.fen
+
+
+def test_twins_are_solved_and_their_certificates_replayed_as_that_twin() -> None:
+    problem = load_problem_text(TWINS)
+    results = {p.twin: solve(p) for p in problem.with_twins()}
+    assert [(r.status, r.moves) for r in results.values()] == [(SOLVED, 1), (SOLVED, 1), (NO_SOLUTION, None)]
+    twin_b = problem.twins[0]
+    proof = certificate(twin_b, results["b"])
+    assert (proof["twin"], proof["problem_id"]) == ("b", "demo-b")
+    assert check_certificate_text(TWINS, proof).verified
+    # Twin b's strategy claimed for twin c: the checker builds twin c's positions itself (with the
+    # pawn on a7 White's king is in check and 1.Rh1-h8 is illegal there) and rejects it.
+    wrong = {**proof, "twin": "c", "problem_id": "demo-c"}
+    assert not check_certificate_text(TWINS, wrong).verified
+
+
+def test_twin_shown_in_the_report() -> None:
+    twin = load_problem_text(TWINS).twins[0]
+    assert "Twin b: the black king on b8" in render_solution_text(twin, solve(twin))
+
+
+@pytest.mark.parametrize("twin,field,reason", [
+    ('[[twin]]\nname = "b"\nfenn = "x"\n', "twin[1].fenn", "unknown field"),
+    ('[[twin]]\nname = "b c"\n', "twin[1].name", "must be a short name"),
+    ('[[twin]]\nfen = "k7/8/8/8/8/8/8/7R w - - 0 1"\n', "twin[1] (b): position.fen", "no white king"),
+    ('[[twin]]\nstipulation = "#0"\n', "twin[1] (b): stipulation", "must be 1 to"),
+    ('twin = 3\n', "twin", "must be [[twin]] tables"),
+])
+def test_bad_twins_are_one_line_errors(twin: str, field: str, reason: str) -> None:
+    text = twin + TWINS.split("[[twin]]")[0] if twin.startswith("twin =") else TWINS.split("[[twin]]")[0] + twin
+    with pytest.raises(ProblemError) as caught:
+        load_problem_text(text, "bad.toml")
+    assert caught.value.field_name == field and reason in caught.value.reason, caught.value
