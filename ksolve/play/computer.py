@@ -9,16 +9,18 @@ each attempt of its turn:
    within ``PROVER_LIMITS``; a proven strategy's attempt is played.
 2. **"Any?"** (rule sets with the question) is asked when at least a
    quarter of the sampled positions have a pawn capture.
-3. **Heuristic** (otherwise): over up to ``SAMPLE`` positions drawn from the
-   belief, each attempt scores the chance it is legal times the mean, over
-   the positions where it is, of
-   ``win + captured value - 0.7 * the most valuable man the opponent could
-   take next + check bonus`` (men worth 1, 3, 3, 5, 9; a win 100, so that a
-   mate in a few per cent of the positions does not outweigh a queen lost in
-   the others; in Fog of War losing the king costs 100, more than any
-   material, so moves that leave the king to be captured are avoided when
-   any other move keeps it safe), plus a small seeded noise.  The best attempt is made; after a refusal the belief is
-   filtered and the choice made again.
+3. **Heuristic** (otherwise): each attempt scores the chance it is legal
+   times its expected value where it is: a win counts ``WIN`` (100), another
+   end of the game -1, and otherwise, over up to ``SAMPLE`` positions drawn
+   from the belief, ``captured value + check bonus - 0.7 * the most valuable
+   man the opponent could take next`` (men worth 1, 3, 3, 5, 9; in Fog of
+   War a king that can be taken costs ``WIN``, more than any material, so
+   moves that leave it to be captured are avoided when another keeps it
+   safe).  The chances of legality and of a win are taken over the whole
+   belief up to ``FULL_BELIEF`` positions (a mate in 1 % of them must not
+   outweigh a queen lost in the others), else over the sample.  A small
+   seeded noise breaks ties.  The best attempt is made; after a refusal the
+   belief is filtered and the choice made again.
 
 When the belief is lost (a sample that kept no consistent position, even
 after rebuilding), it makes random attempts of its own board.
@@ -49,11 +51,13 @@ from ksolve.play.belief import SideBelief
 from ksolve.play.mirror import mirror_uci
 from ksolve.play.session import Answer, GameSession
 from ksolve.rules import codes
-from ksolve.rules.base import ASKED, FRESH, MUST_CAPTURE, MUST_TRY, Outcome
+from ksolve.rules.base import ASKED, FRESH, MUST_CAPTURE, MUST_TRY
 from ksolve.search.prover import ASK, Prover
 from ksolve.search.run import Limits, SearchAborted
 
 SAMPLE = 48
+FULL_BELIEF = 20_000
+"""The largest belief whose every position is tried for an attempt's chances of legality and a win."""
 PROVER_POSITIONS = 400
 PROVER_MOVES = 2
 PROVER_LIMITS = Limits(seconds=1.0, nodes=20_000)
@@ -167,27 +171,38 @@ class ComputerPlayer:
         return None
 
     def _score(self, sample: np.ndarray, move: int) -> float:
-        outcome = self.rules.attempt(sample, move)
-        legal = np.flatnonzero(outcome.keys[:, 0] != np.uint64(codes.ILLEGAL))
+        """Chance the attempt is legal times its expected value (see the module): the chances
+        of legality, a win and another end over the whole belief (up to ``FULL_BELIEF``
+        positions, else the sample), the material over the sample."""
+        everything = self._working if len(self._working) <= FULL_BELIEF else sample
+        ends = _ends(self.rules.attempt(everything, move).keys[:, 0])
+        legal = ends >= 0
         noise = self.rng.random() * 0.05
-        if len(legal) == 0:
+        if not legal.any():
             return noise - 1.0
-        keys, parents, children = outcome.keys[legal], sample[legal], outcome.children[legal]
-        values = _gains(parents, keys, move) - THREAT_WEIGHT * _threats(children, self.rules.fog)
-        for i, key in enumerate(keys):
-            result = self.rules.outcome(key)
-            if result == Outcome.WON:
-                values[i] = WIN
-            elif result == Outcome.ENDED:
-                values[i] = -1.0
-        return float(len(legal) / len(sample) * values.mean()) + noise
+        won = float((ends == self.rules.winning_end).sum() / legal.sum())
+        ended = float(((ends > 0) & (ends != self.rules.winning_end)).sum() / legal.sum())
+        outcome = self.rules.attempt(sample, move)
+        going = np.flatnonzero(_ends(outcome.keys[:, 0]) == codes.END_NONE)
+        material = 0.0
+        if len(going):
+            keys, parents, children = outcome.keys[going], sample[going], outcome.children[going]
+            material = float((_gains(parents, keys) - THREAT_WEIGHT * _threats(children, self.rules.fog)).mean())
+        expected = won * WIN - ended + (1.0 - won - ended) * material
+        return float(legal.mean()) * expected + noise
 
     def _random(self, askable: list[str]) -> str:
         """With no belief left: a random attempt of its own board."""
         return self.rng.choice(askable)
 
 
-def _gains(parents: np.ndarray, keys: np.ndarray, move: int) -> np.ndarray:
+def _ends(move_codes: np.ndarray) -> np.ndarray:
+    """Per announcement code, the game-end kind (``codes.END_*``; 0: goes on), -1 for the "No"."""
+    as_ints = move_codes.astype(np.int64)
+    return np.where(as_ints == codes.ILLEGAL, -1, (as_ints & codes.END_MASK) >> codes.END_SHIFT)
+
+
+def _gains(parents: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """The value of the man each move captured (en passant: a pawn), plus the check bonus."""
     gains = np.zeros(len(keys))
     for i, key in enumerate(keys):
