@@ -31,7 +31,7 @@ import chess
 import numpy as np
 
 from ksolve.board import move_from_uci, position_from_fen
-from ksolve.board.layout import COLUMN_HASH
+from ksolve.board.layout import COLUMN_BLACK, COLUMN_HASH
 from ksolve.games.estimate import Estimator, InconsistentHistory
 from ksolve.games.model import STANDARD_FEN
 from ksolve.play.mirror import mirror_fen, mirror_turn
@@ -66,6 +66,24 @@ class SideBelief:
 
     def __len__(self) -> int:
         return len(self.positions)
+
+    def heat_map(self) -> dict[str, dict[str, float]]:
+        """For each enemy man type (``k``, ``q``, ...), the share of the positions with one on
+        each square (squares of no position left out), on the real board.
+
+        >>> SideBelief("berkeley", chess.BLACK).heat_map()["k"]
+        {'e1': 1.0}
+        """
+        heat: dict[str, dict[str, float]] = {}
+        for piece in range(6):
+            boards = self.positions[:, COLUMN_BLACK + piece]
+            shares = {}
+            for square in range(64):
+                share = float(((boards >> np.uint64(square)) & np.uint64(1)).mean()) if len(boards) else 0.0
+                if share > 0:
+                    shares[chess.square_name(square if self.side == chess.WHITE else square ^ 56)] = round(share, 3)
+            heat[chess.piece_symbol(piece + 1)] = shares
+        return heat
 
     # --- hearing ------------------------------------------------------------------
     def sync(self, observations: list[Observation]) -> None:

@@ -150,6 +150,10 @@ class GameSession:
         """The true position (the referee's board)."""
         return position_to_board(self.referee.position)
 
+    def board_fens(self) -> list[str]:
+        """The true board (FEN's first field) before each move and after the last."""
+        return [position_to_board(position).board_fen() for position in self.positions]
+
     def log_for(self, side: chess.Color) -> list[LogEntry]:
         """The announcements ``side`` heard, in order."""
         return [entry for entry in self.log if side in entry.heard_by]

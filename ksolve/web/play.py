@@ -41,7 +41,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import chess
-import numpy as np
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Route
@@ -143,20 +142,8 @@ def belief_summary(rules: str, side: chess.Color, fen: str | None, observations:
 
     belief = SideBelief(rules, side, fen, BELIEF_BUDGET)
     belief.sync(observations)
-    positions = belief.positions
-    heat: dict[str, dict[str, float]] = {}
-    for piece in range(6):
-        boards = positions[:, 6 + piece]
-        shares = {}
-        for square in range(64):
-            share = float(((boards >> np.uint64(square)) & np.uint64(1)).mean()) if len(positions) else 0.0
-            if share > 0:
-                real = square if side == chess.WHITE else square ^ 56
-                shares[chess.square_name(real)] = round(share, 3)
-        symbol = chess.piece_symbol(piece + 1)
-        heat[symbol] = shares
-    return {"positions": len(positions), "exact": belief.exact and not belief.lost, "lost": belief.lost,
-            "heat": heat}
+    return {"positions": len(belief), "exact": belief.exact and not belief.lost, "lost": belief.lost,
+            "heat": belief.heat_map()}
 
 
 # --- the JSON edge ---------------------------------------------------------------------
@@ -188,9 +175,7 @@ def state(played: PlayedGame, side: chess.Color | None) -> dict[str, Any]:
 
 def reveal(game) -> dict[str, Any]:
     """The whole game, after the end: every position's FEN, every move, the referee's log."""
-    from ksolve.board import position_to_board
-
-    return {"fens": [position_to_board(p).board_fen() for p in game.positions],
+    return {"fens": game.board_fens(),
             "moves": [turn.move for turn in game.turns],
             "log": [{"number": e.number, "text": e.text, "heard_by": [side_name(s) for s in e.heard_by]}
                     for e in game.log]}
