@@ -91,3 +91,29 @@ def test_against_the_computer_the_reply_comes_with_the_answer(client):
     full = client.get(f"/api/play/{game_id}/pgn?view=full").text
     assert read_fog(full).moves == tuple(state["reveal"]["moves"])
     one_line_error(attempt(client, game_id, "black", "a6a5"), 409, "game is over")
+
+
+def test_a_killed_thinking_process_answers_503_and_the_next_request_gets_the_computers_move(client):
+    import os
+    import signal
+
+    from ksolve.web.play import THINKERS_POOL
+
+    game_id = start(client, rules="wild16", mode="computer", side="white", seed=2)["id"]
+    assert attempt(client, game_id, "white", "e2e4").json()["state"]["plies"] == 2  # the pool is up
+    for pid in list(THINKERS_POOL._pool._processes):
+        os.kill(pid, signal.SIGKILL)
+    one_line_error(attempt(client, game_id, "white", "d2d4"), 503, "process died")
+    state = client.get(f"/api/play/{game_id}?side=white").json()["state"]
+    assert state["plies"] == 4 and state["your_turn"]           # White's move stood; the owed reply is made now
+    assert client.get(f"/api/play/{game_id}/belief?side=white").status_code == 200
+
+
+def test_at_most_max_games_are_kept():
+    from ksolve.web.play import Games, PlayedGame
+
+    games = Games(capacity=2)
+    first, second, third = (games.add(PlayedGame(None, "hotseat")) for _ in range(3))
+    assert games.get(third) and games.get(second)
+    with pytest.raises(Exception, match="at most 2 are kept"):
+        games.get(first)

@@ -15,8 +15,8 @@
 Errors are one JSON line: 404 no such game, 409 not this side's turn / the
 computer is thinking / the game is over, 422 bad input, 403 a side that is
 the computer's or the full record before the end, 503 the thinking process
-died (try again).  At most ``MAX_GAMES`` games are kept, the least recently
-used dropped first.  The computer thinks in a spawned worker process
+died (the computer's turn is made again with the game's next request).  At
+most ``MAX_GAMES`` games are kept, the least recently used dropped first.  The computer thinks in a spawned worker process
 (``THINKERS`` of them), never in the server's event loop: the game goes
 there and comes back with the computer's move.
 
@@ -240,11 +240,19 @@ async def start_game(request: Request) -> JSONResponse:
     computer = ComputerPlayer(rules, not human, seed=seed) if mode == "computer" else None
     played = PlayedGame(game, mode, computer)
     game_id = GAMES.add(played)
-    if computer is not None and game.to_move == computer.side:
-        async with played.lock:
-            played.computer, played.game = await THINKERS_POOL.run(computer_turn, computer, game)
+    await computer_moves(played)
     return JSONResponse({"id": game_id, "state": state(played, human if mode == "computer" else chess.WHITE)},
                         status_code=201)
+
+
+async def computer_moves(played: PlayedGame) -> None:
+    """The computer's turn, if it is owed one (its process died during the last): made now."""
+    if played.computer is None or played.game.over or played.game.to_move != played.computer.side:
+        return
+    if played.lock.locked():
+        raise ApiError(409, "the computer is thinking; try again in a moment")
+    async with played.lock:
+        played.computer, played.game = await THINKERS_POOL.run(computer_turn, played.computer, played.game)
 
 
 @_answered
@@ -254,6 +262,7 @@ async def get_game(request: Request) -> JSONResponse:
     side = _side(request.query_params.get("side", "white"))
     if played.is_computer(side) and not played.game.over:
         raise ApiError(403, f"{side_name(side)} is the computer's side")
+    await computer_moves(played)
     return JSONResponse({"id": game_id, "state": state(played, side)})
 
 
@@ -270,6 +279,7 @@ async def attempt(request: Request) -> JSONResponse:
                        else f"move: must be a string, got {type(move).__name__}")
     if played.is_computer(side):
         raise ApiError(403, f"{side_name(side)} is the computer's side")
+    await computer_moves(played)
     if played.lock.locked():
         raise ApiError(409, "the computer is thinking; try again in a moment")
     game = played.game
