@@ -15,5 +15,5 @@ computer opponent and the terminal game.
 >>> from ksolve.play.session import GameSession
 >>> game = GameSession("wild16")
 >>> game.attempt("e2e5").words, game.attempt("e2e4").words
-('Illegal', 'Silent')
+('Illegal', 'Silent, 0 pawn tries')
 """
