@@ -124,11 +124,12 @@ def main() -> None:
     parser.add_argument("--noop-tasks", type=int, default=1000)
     parser.add_argument("--loopback", type=int, default=2, help="Workers of the loopback cluster (0: none).")
     parser.add_argument("--no-loopback", dest="loopback", action="store_const", const=0)
+    parser.add_argument("--only", nargs="*", help="Verify only these bundled problems (names without .toml).")
     parser.add_argument("-o", "--output", type=Path, default=RESULTS)
     args = parser.parse_args()
 
     problems = [ksolve.load_problem(path) for path in sorted((ROOT / "problems").glob("*.toml"))
-                if path.stem not in LEFT_OUT]
+                if path.stem not in LEFT_OUT and (not args.only or path.stem in args.only)]
     data: dict = {"machine": machine(), "load": f"os.getloadavg() at start: {os.getloadavg()}",
                   "command": " ".join(["python", "benchmarks/bench_dask.py", *sys.argv[1:]]),
                   "left_out": LEFT_OUT, "verify": {}, "generate": {"games": args.games, "ply": args.ply}, "overhead": {}}

@@ -40,6 +40,16 @@ def test_the_same_seed_gives_the_same_problems() -> None:
     assert [p.text for p in first.problems] == [p.text for p in again.problems] and first.problems
 
 
+@pytest.mark.slow
+def test_moves_of_near_misses_that_are_illegal_end_at_the_legality_check() -> None:
+    spec = ComposeSpec(parse_material("KQ v K"), (), moves=2, rules="berkeley", count=50, seed=2, batch=16,
+                       max_candidates=32)
+    report = compose(spec)
+    assert report.candidates == 32
+    assert report.stages.get("verify", 0) > 0, "some candidates won in 2 but were cooked: their moves came next"
+    assert report.stages.get("legal", 0) > 0, "some moved queen gave check: an illegal candidate, not an error"
+
+
 def test_ranking_prefers_a_quiet_refused_key_and_economy() -> None:
     plain = Ranking(quiet=False, key_refused=False, no_branches=0, refutations=3, tries=10, men=4)
     fine = Ranking(quiet=True, key_refused=True, no_branches=2, refutations=3, tries=10, men=4)

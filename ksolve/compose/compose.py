@@ -123,7 +123,7 @@ def compose(spec: ComposeSpec, client: "Client | None" = None, results: str | Pa
             value = result.value if result is not None and result.status == DONE else {"stage": "failed"}
             stage = "sound" if value.get("status") == SOUND else value["stage"]
             report.stages[stage] = report.stages.get(stage, 0) + 1
-            fen = load_problem_text(job.text).fen
+            fen = tomlkit.parse(job.text)["position"]["fen"]  # the candidate may be illegal (stage "legal")
             if stage == "sound" and fen not in found and len(found) < spec.count:
                 found[fen] = Composed(_with_key(job.text, value), value)
             elif stage in NEAR_MISS_STAGES:

@@ -173,5 +173,6 @@ def mended_text(problem: Problem, report: MendReport, fix: Fix, number: int) -> 
     note = (f"Mended by ksolve mend: {fix.edit.describe()} (the original: {report.original}, cooks "
             f"{', '.join(report.cooks) or 'none'}). Verified: {fix.line}; certificate checked by the independent "
             f"checker: {'yes' if fix.certified else 'no'}.")
-    document["notes"] = f"{document.get('notes', '')}\n{note}".strip()
+    notes = f"{document.get('notes', '')}\n{note}".strip()
+    document["notes"] = tomlkit.string(notes, multiline=True) if "\n" in notes else notes
     return tomlkit.dumps(document)

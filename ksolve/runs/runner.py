@@ -22,6 +22,7 @@ previous run finished.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -74,7 +75,7 @@ def cluster_client(jobs: int | None = None, scheduler: str | None = None, memory
                 yield client
             return
         with LocalCluster(n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                          memory_limit=memory_limit, dashboard_address=None,
+                          memory_limit=memory_limit, dashboard_address=":0",
                           silence_logs=logging.CRITICAL) as cluster, Client(cluster) as client:
             yield client
 
@@ -152,57 +153,63 @@ def _in_process(task: Task) -> TaskResult:
 
 def _on_cluster(tasks: Sequence[Task], client: "Client", hard_timeout: float | None,
                 record: Callable[[TaskResult], None]) -> None:
-    from distributed import wait
-    from distributed.client import FutureCancelledError
+    """Submit every task, record each as it ends (``as_completed``); a watchdog thread
+    stops the tasks past ``hard_timeout``."""
+    from distributed import as_completed
 
     futures = {client.submit(timed_call, task.function, *task.args, key=f"ksolve-{task.key}", pure=False): task
                for task in tasks}
-    seen_running: dict[str, float] = {}
-    pending = set(futures)
+    lock = threading.Lock()
+    stopped: set[str] = set()
+    """The futures' keys the watchdog recorded and cancelled."""
+
+    def locked_record(result: TaskResult) -> None:
+        with lock:
+            record(result)
+
+    done = threading.Event()
+    watchdog = threading.Thread(target=_watch, args=(client, futures, hard_timeout, done, stopped, locked_record),
+                                daemon=True)
+    if hard_timeout:
+        watchdog.start()
     try:
-        while pending:
+        for future in as_completed(futures):
+            task = futures[future]
+            with lock:
+                if future.key in stopped or future.cancelled():
+                    continue
             try:
-                done, pending = wait(list(pending), timeout=1.0 if hard_timeout else None,
-                                     return_when="FIRST_COMPLETED")
-            except TimeoutError:  # none ended within the second: look for overdue tasks
-                done = set()
-            for future in done:
-                task = futures[future]
-                try:
-                    value, seconds, where = future.result()
-                except FutureCancelledError:
-                    continue  # ended by the hard timeout below, already recorded
-                except Exception as error:  # KilledWorker (lost its worker too often) or the task's own error
-                    record(TaskResult(task.key, FAILED, error=_one_line(error)))
-                else:
-                    record(TaskResult(task.key, DONE, value, seconds, worker=where))
-            if hard_timeout and pending:
-                pending -= _stop_overdue(client, futures, pending, seen_running, hard_timeout, record)
+                value, seconds, where = future.result()
+            except Exception as error:  # KilledWorker (lost its worker too often) or the task's own error
+                locked_record(TaskResult(task.key, FAILED, error=_one_line(error)))
+            else:
+                locked_record(TaskResult(task.key, DONE, value, seconds, worker=where))
     finally:
-        client.cancel(list(pending))
+        done.set()
+        client.cancel([future for future in futures if not future.done()])
 
 
-def _stop_overdue(client: "Client", futures: dict, pending: set, seen_running: dict[str, float],
-                  hard_timeout: float, record: Callable[[TaskResult], None]) -> set:
-    """Record as failed, cancel and restart the workers of the tasks running longer than
-    ``hard_timeout`` (their start is when they were first seen on a worker)."""
-    now = time.monotonic()
-    by_key = {future.key: future for future in pending}
-    overdue, workers = set(), set()
-    for worker, keys in client.processing().items():
-        for key in keys:
-            if key in by_key:
-                started = seen_running.setdefault(key, now)
-                if now - started > hard_timeout:
-                    overdue.add(by_key[key])
+def _watch(client: "Client", futures: dict, hard_timeout: float, done: threading.Event, stopped: set[str],
+           record: Callable[[TaskResult], None]) -> None:
+    """Once a second: record as failed, cancel and restart the workers of the tasks running
+    longer than ``hard_timeout`` (a task starts when first seen processing on a worker)."""
+    first_seen: dict[str, float] = {}
+    while not done.wait(1.0):
+        now = time.monotonic()
+        pending = {future.key: future for future in futures if not future.done()}
+        overdue, workers = [], set()
+        for worker, keys in client.processing().items():
+            for key in keys:
+                if key in pending and now - first_seen.setdefault(key, now) > hard_timeout:
+                    overdue.append(pending[key])
                     workers.add(worker)
-    for future in overdue:
-        record(TaskResult(futures[future].key, FAILED, seconds=now - seen_running[future.key],
-                          error=f"over the hard time limit of {hard_timeout:g} s: its worker was restarted"))
-    if overdue:
-        client.cancel(list(overdue), force=True)
-        client.restart_workers(list(workers), raise_for_error=False)
-    return overdue
+        for future in overdue:
+            stopped.add(future.key)
+            record(TaskResult(futures[future].key, FAILED, seconds=now - first_seen[future.key],
+                              error=f"over the hard time limit of {hard_timeout:g} s: its worker was restarted"))
+        if overdue:
+            client.cancel(overdue, force=True)
+            client.restart_workers(list(workers), raise_for_error=False)
 
 
 def _one_line(error: BaseException) -> str:
