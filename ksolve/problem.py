@@ -37,8 +37,9 @@ import chess
 from ksolve.errors import InputError, NotText, read_text
 from ksolve.hidden import HiddenUnit, HiddenUnitError, parse_hidden_unit, parse_squares
 from ksolve.legality import position_error
-from ksolve.rules import RULE_SET_NAMES, UnknownRules, get_rules
+from ksolve.rules import RULE_SET_NAMES, UnknownRules, get_rules, kriegspiel_rule_set_names
 from ksolve.rules.condition import Condition
+from ksolve.rules.variants import DEFAULT_RULES, VARIANTS, VariantPreset, variant_preset
 
 if TYPE_CHECKING:
     from ksolve.belief import BeliefState
@@ -50,7 +51,7 @@ YEARS = range(1000, 3000)
 """The years a problem's ``year`` may name."""
 _STIPULATION = re.compile(r"^\s*(#|xk)\s*(\d+)\s*$", re.IGNORECASE)
 _TOP_FIELDS = {"id", "title", "author", "source", "year", "award", "stipulation", "rules", "position",
-               "published", "notes", "condition", "twin"}
+               "published", "notes", "condition", "twin", "variant"}
 _UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 _CONDITION_FIELDS = {"moves", "move", "at", "note"}
 _TWIN_FIELDS = {"name", "fen", "hidden", "positions", "stipulation", "key", "note"}
@@ -94,6 +95,8 @@ class Problem:
     """This problem's twin name (``[[twin]]``), "" for the problem as printed."""
     twin_note: str = ""
     """What the twin changes, in words."""
+    variant: "VariantPreset | None" = None
+    """The variant preset (``variant = ...``) that placed Black's men, if any."""
     twins: list["Problem"] = field(default_factory=list, repr=False)
     """The problem's twins, each a whole problem verified on its own."""
     text: str = field(default="", repr=False)
@@ -219,6 +222,9 @@ def twin_data(data: dict, twin: dict, source: str, number: int) -> tuple[str, di
 def _from_data(data: dict, text: str, source: str, default_id: str, resources: "Resources | None",
                twin: str = "") -> Problem:
     """The problem (or one twin) of the parsed TOML ``data``."""
+    variant = _read_variant(data, source)
+    if variant is not None:
+        data = _with_variant(data, variant, source)
     unknown = sorted(set(data) - _TOP_FIELDS)
     if unknown:
         raise ProblemError(source, unknown[0], f"unknown field (known: {', '.join(sorted(_TOP_FIELDS))})")
@@ -249,11 +255,60 @@ def _from_data(data: dict, text: str, source: str, default_id: str, resources: "
         raise ProblemError(source, "year", f"must be a year such as 1976 ({YEARS.start} to {YEARS.stop - 1}), "
                                            f"got {year!r}")
     problem.year = year
-    problem.twin = twin
+    problem.twin, problem.variant = twin, variant
     _read_conditions(data.get("condition", []), problem, source)
     _read_position(data.get("position"), problem, source)
     _read_published(data.get("published"), problem, source)
     return problem
+
+
+def _read_variant(data: dict, source: str) -> "VariantPreset | None":
+    """``variant = "semikriegspiel"``, or a table ``{name = "pickle-pot", bishop = "c8"}``."""
+    value = data.get("variant")
+    if value is None:
+        return None
+    if isinstance(value, str):
+        name, bishop = value, None
+    elif isinstance(value, dict) and isinstance(value.get("name"), str):
+        unknown = sorted(set(value) - {"name", "bishop"})
+        if unknown:
+            raise ProblemError(source, f"variant.{unknown[0]}", "unknown field (known: bishop, name)")
+        name, bishop = value["name"], value.get("bishop")
+    else:
+        raise ProblemError(source, "variant", f"must be a name ({', '.join(VARIANTS)}) or a table "
+                                              "{name, bishop}")
+    try:
+        return variant_preset(name, bishop)
+    except ValueError as error:
+        raise ProblemError(source, "variant", str(error)) from None
+
+
+def _with_variant(data: dict, variant: "VariantPreset", source: str) -> dict:
+    """The data with the preset's black men as hidden units and its rule set."""
+    position = data.get("position")
+    if not isinstance(position, dict) or not isinstance(position.get("fen"), str):
+        raise ProblemError(source, "position.fen", f"missing: the {variant.name} preset needs White's men as a FEN")
+    if "hidden" in position or "positions" in position:
+        raise ProblemError(source, "position.hidden", f"the {variant.name} preset places Black's men itself; "
+                                                      "give White's men only")
+    try:
+        board = chess.Board(position["fen"])
+    except ValueError:
+        board = None  # the FEN's own error is reported when the position is read
+    if board is not None and board.occupied_co[chess.BLACK]:
+        raise ProblemError(source, "position.fen", f"the {variant.name} preset places Black's men itself; the FEN "
+                                                   f"holds black men on {', '.join(chess.square_name(s) for s in chess.scan_forward(board.occupied_co[chess.BLACK]))}")
+    if board is not None:
+        taken = [unit for unit in variant.units if unit.split(":")[1] != "any"
+                 and board.piece_at(chess.parse_square(unit.split(":")[1])) is not None]
+        if taken:
+            raise ProblemError(source, "position.fen", f"a white man stands where the {variant.name} preset puts "
+                                                       f"Black's {taken[0]}")
+    rules = data.get("rules", DEFAULT_RULES)
+    if isinstance(rules, str) and rules in RULE_SET_NAMES and rules not in kriegspiel_rule_set_names():
+        raise ProblemError(source, "rules", f"{variant.name} is Kriegspiel for the blind side: use a Kriegspiel "
+                                            f"rule set ({', '.join(kriegspiel_rule_set_names())}), not {rules}")
+    return {**data, "rules": rules, "position": {**position, "hidden": list(variant.units)}}
 
 
 def _read_conditions(tables: Any, problem: Problem, source: str) -> None:

@@ -160,6 +160,36 @@ def with_twin(data: dict[str, Any], name: str) -> dict[str, Any]:
     return changed
 
 
+def with_variant(data: dict[str, Any]) -> dict[str, Any]:
+    """The problem's data with a variant's black men as hidden units (the checker's
+    own reading of the presets: Semikriegspiel, Black's king and queen anywhere;
+    Pickle-pot, king e8, queen d8, the named bishop and the pawns of rank 7 at
+    home; One-eye, the same with rooks a8 and h8 instead of the queen) and the
+    rule set ``berkeley`` unless the file names one.
+
+    >>> with_variant({"variant": "semikriegspiel", "position": {"fen": "x"}})["position"]["hidden"]
+    ['k:any', 'q:any']
+    """
+    variant = data.get("variant")
+    if variant is None:
+        return data
+    if not isinstance(variant, (str, dict)):
+        raise ProblemFileError(f"variant: cannot read {variant!r}")
+    name, bishop = (variant, None) if isinstance(variant, str) else (variant.get("name"), variant.get("bishop"))
+    pawns = [f"p:{chr(file)}7" for file in range(ord("a"), ord("i"))]
+    if name == "semikriegspiel":
+        units = ["k:any", "q:any"]
+    elif name == "pickle-pot" and bishop in ("c8", "f8"):
+        units = ["k:e8", "q:d8", f"b:{bishop}"] + pawns
+    elif name == "one-eye" and bishop in ("c8", "f8"):
+        units = ["k:e8", "r:a8", "r:h8", f"b:{bishop}"] + pawns
+    else:
+        raise ProblemFileError(f"variant: cannot read {variant!r}")
+    position = dict(data.get("position") or {})
+    position["hidden"] = units
+    return {**data, "rules": data.get("rules", "berkeley"), "position": position}
+
+
 def black_conditions(data: dict[str, Any]) -> list[tuple[frozenset[str], int | None]]:
     """The ``[[condition]]`` tables: the UCI moves Black will not play and at which of his replies.
 
@@ -190,6 +220,7 @@ def parse_problem(text: str, rules: str | None = None, twin: str = "") -> CheckP
         raise ProblemFileError(f"toml: {error}") from None
     if twin:
         data = with_twin(data, twin)
+    data = with_variant(data)
     match = _STIPULATION.match(str(data.get("stipulation", "")))
     if not match:
         raise ProblemFileError(f"stipulation: {data.get('stipulation')!r} is not '#N' or 'xkN'")
