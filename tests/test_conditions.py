@@ -15,6 +15,7 @@ from bruteforce_conditions import ConditionedBruteForce
 from ksolve.certificates import certificate
 from ksolve.checker.replay import check_certificate_text
 from ksolve.problem import ProblemError, load_problem_text
+from ksolve.report import render_report
 from ksolve.report.text import render_solution_text
 from ksolve.solver import SOLVED, solve
 from test_solver_vs_bruteforce import _epds, generate_problems
@@ -142,8 +143,11 @@ def test_conditions_are_shown_in_the_report() -> None:
     text = problem_text(ROOK_MATE, [], "berkeley", 1, [(["a8b8"], None)]) + ""
     text = text.replace("[[condition]]\n", "[[condition]]\nnote = \"Black promises not to play Kb8\"\n")
     loaded = load_problem_text(text)
-    report = render_solution_text(loaded, solve(loaded))
+    result = solve(loaded)
+    report = render_solution_text(loaded, result)
     assert "Condition: Black will not play a8b8 (Black promises not to play Kb8)" in report
+    page = render_report("html", loaded, result)
+    assert "<dt>Condition</dt><dd>Black will not play a8b8 (Black promises not to play Kb8)</dd>" in page
 
 
 @pytest.mark.parametrize("table,field,reason", [

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import chess
 
 from ksolve.report import diagram
-from ksolve.report.text import dual_text, move_text, try_lines
+from ksolve.report.text import dual_text, move_text, stated_lines, try_lines
 from ksolve.report.tree_html import MAX_DIAGRAMS, PALETTE, TreeHtml, squares_phrase
 
 if TYPE_CHECKING:
@@ -249,6 +249,8 @@ def _header(problem: Problem, marks: list[UnitMark], level: int) -> str:
     rows = [("Author", problem.author), ("Source", problem.origin), ("Year", problem.year),
             ("Award", problem.award), ("Stipulation", problem.stipulation),
             ("Rules", f"{problem.rules.title} ({problem.rules.name})"), ("File", problem.source)]
+    rows += [(line.split(": ", 1)[0], line.split(": ", 1)[1]) if ": " in line else (line, "")
+             for line in stated_lines(problem)]
     meta = "".join(f"<dt>{_e(name)}</dt><dd>{_e(str(value))}</dd>" for name, value in rows if value not in (None, ""))
     dotted = diagram.square_marks([(mark.mask, mark.color) for mark in marks])
     legend = "".join(f'<li><span class="sw" style="background:{mark.color}"></span>{_e(mark.label)}</li>'
