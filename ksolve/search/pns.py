@@ -37,10 +37,13 @@ from collections import OrderedDict
 from ksolve.belief import BeliefState
 from ksolve.rules.base import FRESH
 from ksolve.search.prover import ASK, Prover
+from ksolve.search.table import Entry, WorkCache
 
 INFINITE = 1 << 40
 EXPANSIONS_KEPT = 20_000
 """Expanded attempts whose children are kept (least recently used dropped)."""
+CHILD_BYTES = 200
+"""What a kept child costs besides its belief's rows (the node, its key, the list slot)."""
 
 
 class WhiteNode:
@@ -74,42 +77,52 @@ class ProofNumberSearch:
         self.exact_moves = prover.viable_depth if exact_moves is None else exact_moves
         """White nodes with this many moves left or fewer are decided by the
         depth-first prover (where its viability filter works)."""
-        self.numbers: dict[tuple, tuple[int, int]] = {}
-        self.expansions: OrderedDict[tuple, list] = OrderedDict()
+        entries = prover.memory.table_entries
+        self.numbers: WorkCache[tuple, tuple[int, int]] = WorkCache(None if entries is None else entries // 2)
+        """Proof and disproof numbers of the nodes searched, with the nodes each took."""
+        self.expansions: OrderedDict[tuple, tuple[list, int]] = OrderedDict()
+        """Children of expanded attempts, with their bytes (least recently used dropped)."""
+        self.expansion_bytes = 0
+        self.max_expansion_bytes = prover.memory.expansion_bytes
+        self.run.guard.add(self._shed)
 
     def wins(self, belief: BeliefState, moves: int, state: int = FRESH) -> bool:
         """Whether White wins ``belief`` within ``moves`` (same answer as the
         depth-first prover; the proof's attempts are in the prover's table)."""
-        root = WhiteNode(belief, moves, state)
-        self._search(root, INFINITE, INFINITE)
-        proof, _ = self._numbers(root)
+        proof, _ = self._search(WhiteNode(belief, moves, state), INFINITE, INFINITE)
         return proof == 0
 
     def attempt_wins(self, belief: BeliefState, move: int, moves: int, state: int = FRESH) -> bool:
         """Whether trying ``move`` first (``ASK``: asking "Any?") wins within ``moves``."""
-        root = AttemptNode(WhiteNode(belief, moves, state), move)
-        self._search(root, INFINITE, INFINITE)
-        proof, _ = self._numbers(root)
+        proof, _ = self._search(AttemptNode(WhiteNode(belief, moves, state), move), INFINITE, INFINITE)
         return proof == 0
 
     # --- the MID procedure -------------------------------------------------
-    def _search(self, node, proof_threshold: int, disproof_threshold: int) -> None:
+    def _search(self, node, proof_threshold: int, disproof_threshold: int) -> tuple[int, int]:
+        """Search below ``node`` until its numbers reach a threshold; its numbers then.
+
+        The numbers each child search returns are kept for the rest of this
+        loop, so that a table too small to hold them (a memory budget) slows
+        the search but never makes it search the same child again for nothing."""
         self.run.tick()
+        stats = self.run.stats
+        started = stats.nodes - self.numbers.work(node.key)
         children = self._children(node)
-        if children is None:  # decided on expansion
-            return
+        if isinstance(children, tuple):  # decided on expansion
+            return children
         is_or = isinstance(node, WhiteNode)
         asks = is_or and children[-1].move == ASK
+        returned: list[tuple[int, int] | None] = [None] * len(children)
         while True:
-            numbers = [self._numbers(child) for child in children]
+            numbers = [self._numbers(child, known) for child, known in zip(children, returned)]
             if asks and any(p < INFINITE for p, _ in numbers[:-1]):
                 # "Any?" only once every attempt has failed, as in the depth-first
                 # prover: a strategy asks the question only when it must.
                 numbers[-1] = (INFINITE, numbers[-1][1])
             proof, disproof = _combine(numbers, is_or)
-            self._store(node, proof, disproof, children, numbers)
+            self._store(node, proof, disproof, children, numbers, stats.nodes - started)
             if proof >= proof_threshold or disproof >= disproof_threshold:
-                return
+                return proof, disproof
             best, second = _best_two(numbers, is_or)
             child_proof, child_disproof = numbers[best]
             if is_or:
@@ -118,72 +131,96 @@ class ProofNumberSearch:
             else:
                 next_disproof = min(disproof_threshold, second + 1)
                 next_proof = min(INFINITE, proof_threshold - proof + child_proof)
-            self._search(children[best], next_proof, next_disproof)
+            returned[best] = self._search(children[best], next_proof, next_disproof)
 
     # --- numbers and the prover's table -----------------------------------
-    def _numbers(self, node) -> tuple[int, int]:
-        known = self.numbers.get(node.key)
+    def _numbers(self, node, searched: tuple[int, int] | None = None) -> tuple[int, int]:
+        """The node's numbers: from the tables, else those its last search
+        returned (``searched``), else the initial guess."""
+        known = self.numbers.items.get(node.key)
         if known is not None:
-            return known
+            return known[0]
         if isinstance(node, WhiteNode):
             entry = self.table.entry(node.belief, node.state)
             if entry is not None and entry.proven <= node.moves:
                 return 0, INFINITE
             if entry is not None and entry.disproven >= node.moves:
                 return INFINITE, 0
+        if searched is not None:
+            return searched
         if isinstance(node, WhiteNode):
             return len(node.belief), 1  # the more positions, the harder to prove
         return 1, 1
 
-    def _store(self, node, proof: int, disproof: int, children: list, numbers: list) -> None:
-        self.numbers[node.key] = (proof, disproof)
+    def _store(self, node, proof: int, disproof: int, children: list, numbers: list, work: int) -> None:
+        self.numbers.put(node.key, (proof, disproof), work)
         if not isinstance(node, WhiteNode) or (proof and disproof):
             return
-        entry = self.table.slot(node.belief, node.state)
+        entry = self.table.entry(node.belief, node.state) or Entry()
         if proof == 0:
             winner = next(child for child, (p, _) in zip(children, numbers) if p == 0)
             if entry.proven > node.moves:
                 entry.proven, entry.move = node.moves, winner.move
         else:
             entry.disproven = max(entry.disproven, node.moves)
+        self.table.store(node.belief, node.state, entry, work)
+
+    def _decided(self, node, won: bool) -> tuple[int, int]:
+        """Keep and return the numbers of a node decided without searching below it."""
+        numbers = (0, INFINITE) if won else (INFINITE, 0)
+        self.numbers.put(node.key, numbers, 1)
+        return numbers
 
     # --- expansion --------------------------------------------------------
-    def _children(self, node) -> list | None:
-        """The node's children, or None when it is decided at once (its numbers stored)."""
+    def _children(self, node) -> list | tuple[int, int]:
+        """The node's children, or its numbers when it is decided at once."""
         if isinstance(node, WhiteNode):
             return self._white_children(node)
         cached = self.expansions.get(node.key)
         if cached is not None:
             self.expansions.move_to_end(node.key)
-            return cached
+            return cached[0]
         children = self._attempt_children(node)
         if children is None:
-            self.numbers[node.key] = (INFINITE, 0)
-            return None
+            return self._decided(node, False)
         if not children:
-            self.numbers[node.key] = (0, INFINITE)
-            return None
-        self.expansions[node.key] = children
-        if len(self.expansions) > EXPANSIONS_KEPT:
-            self.expansions.popitem(last=False)
+            return self._decided(node, True)
+        self._keep_expansion(node.key, children)
         return children
 
-    def _white_children(self, node: WhiteNode) -> list | None:
+    def _keep_expansion(self, key: tuple, children: list) -> None:
+        """Keep an attempt's children, dropping the least recently used past
+        ``EXPANSIONS_KEPT`` or the memory plan's bytes."""
+        size = sum(child.belief.positions.nbytes + CHILD_BYTES for child in children)
+        self.expansions[key] = (children, size)
+        self.expansion_bytes += size
+        limit = self.max_expansion_bytes
+        while len(self.expansions) > EXPANSIONS_KEPT or (limit is not None and self.expansion_bytes > limit
+                                                         and len(self.expansions) > 1):
+            _, (_, dropped) = self.expansions.popitem(last=False)
+            self.expansion_bytes -= dropped
+
+    def _shed(self) -> bool:
+        """Under memory pressure: drop the cheapest proof numbers and half the expansions."""
+        dropped = self.numbers.shed()
+        for _ in range(len(self.expansions) // 2):
+            _, (_, size) = self.expansions.popitem(last=False)
+            self.expansion_bytes -= size
+            dropped = True
+        return dropped
+
+    def _white_children(self, node: WhiteNode) -> list | tuple[int, int]:
         prover = self.prover
         known = self._numbers(node)
         if 0 in known:
-            self.numbers[node.key] = known
-            return None
+            return known
         if node.moves <= self.exact_moves:
-            won = prover.wins(node.belief, node.moves, node.state)
-            self.numbers[node.key] = (0, INFINITE) if won else (INFINITE, 0)
-            return None
+            return self._decided(node, prover.wins(node.belief, node.moves, node.state))
         children = [AttemptNode(node, move) for move in prover.ordered(prover.candidates(node.belief, node.state))]
         if prover.rules.can_ask(node.state):
             children.append(AttemptNode(node, ASK))
         if not children:
-            self.numbers[node.key] = (INFINITE, 0)
-            return None
+            return self._decided(node, False)
         return children
 
     def _attempt_children(self, node: AttemptNode) -> list[WhiteNode] | None:

@@ -39,6 +39,7 @@ from ksolve.board.batch import move_union
 from ksolve.board.layout import COLUMN_BLACK
 from ksolve.rules.base import ASKED, FRESH, MUST_CAPTURE, MUST_TRY, Outcome, RuleSet
 from ksolve.search.leaves import win_now
+from ksolve.search.memory import MemoryPlan
 from ksolve.search.orthodox import OrthodoxTable, fails_in, viable_attempts
 from ksolve.search.run import Limits, Progress, SearchAborted, SearchRun, Stats
 from ksolve.search.table import Entry, ResultTable
@@ -74,15 +75,20 @@ class Prover:
     """Depth-bounded AND-OR search with a transposition table (the depth-first search)."""
 
     def __init__(self, rules: RuleSet, limits: Limits | None = None, progress: Progress | None = None,
-                 run: SearchRun | None = None) -> None:
+                 run: SearchRun | None = None, memory: MemoryPlan | None = None) -> None:
         self.rules = rules
         self.run = run or SearchRun(limits, progress)
-        self.table = ResultTable()
+        budget = self.run.limits.memory
+        self.memory = memory or (MemoryPlan.unbounded() if budget is None else MemoryPlan.for_budget(budget))
+        """What the tables may hold (half of ``table_entries`` here, half for proof
+        numbers); by default planned from the run's memory limit."""
+        self.table = ResultTable(None if self.memory.table_entries is None else self.memory.table_entries // 2)
+        self.run.guard.add(self.table.shed)
         self.history: dict[int, int] = {}
         self._spec = rules.spec
         self.orthodox_depth = 3
         self.viable_depth = 4
-        self.orthodox = OrthodoxTable()
+        self.orthodox = OrthodoxTable(self.memory.orthodox_slots)
         self.orthodox_budget = ORTHODOX_BUDGET
         self.killer_positions: dict[int, int] = {}
 
@@ -117,13 +123,20 @@ class Prover:
             return moves > 0
         self.run.tick()
         stats = self.run.stats
-        entry = self.table.slot(belief, state)
-        if entry.proven <= moves:
+        entry = self.table.entry(belief, state)
+        if entry is None:
+            entry = Entry()
+        elif entry.proven <= moves or entry.disproven >= moves:
             stats.table_hits += 1
-            return True
-        if entry.disproven >= moves:
-            stats.table_hits += 1
-            return False
+            return entry.proven <= moves
+        started = stats.nodes
+        won = self._decide(belief, moves, state, entry)
+        self.table.store(belief, state, entry, stats.nodes - started + 1)
+        return won
+
+    def _decide(self, belief: BeliefState, moves: int, state: int, entry: Entry) -> bool:
+        """``wins`` past the table: search, and write the result into ``entry``."""
+        stats = self.run.stats
         can_ask = self.rules.can_ask(state)
         if moves == 1 and state in (FRESH, ASKED):
             stats.leaf_calls += 1
@@ -285,9 +298,10 @@ class Prover:
         if known is not None:
             self.run.stats.table_hits += 1
             return known
+        started = self.run.stats.nodes
         classes = self.reply_classes(belief)
         result = classes is not None and all(self.wins(part, moves) for part in classes)
-        self.table.store_after_move(belief, moves, result)
+        self.table.store_after_move(belief, moves, result, self.run.stats.nodes - started + 1)
         return result
 
     def solve(self, belief: BeliefState, max_moves: int, min_moves: int = 1) -> int | None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ksolve.compilation import work_clock
+from ksolve.search.memory import MemoryGuard
 
 
 class SearchAborted(Exception):
@@ -27,10 +28,14 @@ class SearchAborted(Exception):
 
 @dataclass
 class Limits:
-    """When to give up: seconds and OR nodes (None: no limit)."""
+    """When to give up: seconds, OR nodes and ``memory``, the process's resident
+    bytes (None: no limit).  Within a memory budget the search's tables are
+    sized to fit and shed their cheapest entries when the process nears it;
+    the search gives up only when shedding no longer helps."""
 
     seconds: float | None = None
     nodes: int | None = None
+    memory: int | None = None
 
 
 @dataclass
@@ -67,6 +72,7 @@ class SearchRun:
         self.stats = Stats()
         self.depth = 0
         """The depth (White moves) being searched, for progress reports."""
+        self.guard = MemoryGuard(self.limits.memory)
         self._next_check = CHECK_EVERY
 
     def tick(self) -> None:
@@ -80,5 +86,8 @@ class SearchRun:
             raise SearchAborted(f"node limit {self.limits.nodes:,} reached")
         if self.limits.seconds is not None and stats.seconds >= self.limits.seconds:
             raise SearchAborted(f"time limit {self.limits.seconds:g} s reached")
+        over_memory = self.guard.check()
+        if over_memory is not None:
+            raise SearchAborted(over_memory)
         if self.progress is not None:
             self.progress(stats, self.depth)

@@ -6,10 +6,16 @@ says the belief is won with ``proven`` moves or more (by the attempt
 ``move``) and lost with ``disproven`` moves or fewer.  Beliefs after White's
 move (Black to reply) keep a plain verdict per number of moves.
 
+Each result is kept with its *work*, the search nodes it took: a table with
+a capacity (``WorkCache``), when full, drops the entries that took least work
+first (they are the cheapest to find again), so a search within a memory
+budget keeps the proofs that save it most.  A dropped entry costs time,
+never correctness: whoever needs it searches again.
+
 >>> from ksolve.belief import BeliefState
 >>> table = ResultTable()
 >>> belief = BeliefState.from_hidden("k7/8/1K6/8/8/8/8/7R w - - 0 1", [])
->>> table.slot(belief).proven = 1
+>>> table.store(belief, FRESH, Entry(proven=1), work=3)
 >>> table.entry(belief).proven, table.entry(belief, 1)
 (1, None)
 """
@@ -17,16 +23,23 @@ move (Black to reply) keep a plain verdict per number of moves.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Generic, Hashable, TypeVar
+
+import numpy as np
 
 from ksolve.belief import BeliefState
 from ksolve.rules.base import FRESH
 
 UNPROVEN = 1 << 30
+KEEP_SHARE = 0.5
+"""The share of a full table's entries kept when it sheds: those that cost most work."""
 
 TableKey = tuple[int, int, int]
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     """What the table knows of one belief: won with ``proven`` moves or more,
     lost with ``disproven`` moves or fewer, and the winning attempt."""
@@ -42,32 +55,89 @@ def table_key(belief: BeliefState, tag: int = FRESH) -> TableKey:
     return belief.key, len(belief), tag
 
 
-class ResultTable:
-    """Proofs and disproofs of White-to-move beliefs, and verdicts after White's move."""
+class WorkCache(Generic[K, V]):
+    """A dict of values with the work each cost; past ``capacity`` entries
+    (None: no bound) it sheds the cheapest.
 
-    def __init__(self) -> None:
-        self.white: dict[TableKey, Entry] = {}
-        self.after_move: dict[TableKey, bool] = {}
+    >>> cache = WorkCache(capacity=2)
+    >>> cache.put("a", 1, work=5); cache.put("b", 2, work=1); cache.put("c", 3, work=9)
+    >>> sorted(cache.items), cache.dropped
+    (['a', 'c'], 1)
+    """
+
+    def __init__(self, capacity: int | None = None) -> None:
+        self.items: dict[K, tuple[V, int]] = {}
+        self.capacity = capacity
+        self.dropped = 0
+        """Entries shed so far."""
+
+    def get(self, key: K) -> V | None:
+        item = self.items.get(key)
+        return None if item is None else item[0]
+
+    def work(self, key: K) -> int:
+        """The work recorded for ``key`` (0 if absent)."""
+        item = self.items.get(key)
+        return 0 if item is None else item[1]
+
+    def put(self, key: K, value: V, work: int) -> None:
+        """Keep ``value`` with its ``work``, shedding first if the cache is full."""
+        if self.capacity is not None and len(self.items) >= self.capacity and key not in self.items:
+            self.shed()
+        self.items[key] = (value, work)
+
+    def shed(self, keep: float = KEEP_SHARE) -> bool:
+        """Keep the ``keep`` share of the entries that cost most work (ties at
+        the cut are dropped); whether anything was dropped."""
+        count = len(self.items)
+        kept = int(count * keep)
+        if count == 0:
+            return False
+        works = np.fromiter((work for _, work in self.items.values()), dtype=np.int64, count=count)
+        cut = np.partition(works, count - kept - 1)[count - kept - 1] if kept < count else -1
+        self.items = {key: item for key, item in self.items.items() if item[1] > cut}
+        self.dropped += count - len(self.items)
+        return len(self.items) < count
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+class ResultTable:
+    """Proofs and disproofs of White-to-move beliefs, and verdicts after White's
+    move, within ``capacity`` entries in all (None: no bound)."""
+
+    def __init__(self, capacity: int | None = None) -> None:
+        half = None if capacity is None else max(1, capacity // 2)
+        self.white: WorkCache[TableKey, Entry] = WorkCache(half)
+        self.after_move: WorkCache[TableKey, bool] = WorkCache(half)
         """(belief after White's move, moves left) -> whether White wins after every reply."""
 
     def entry(self, belief: BeliefState, state: int = FRESH) -> Entry | None:
         """The entry of a White-to-move belief, if any."""
         return self.white.get(table_key(belief, state))
 
-    def slot(self, belief: BeliefState, state: int = FRESH) -> Entry:
-        """The entry of a White-to-move belief, made empty if there was none."""
+    def store(self, belief: BeliefState, state: int, entry: Entry, work: int) -> None:
+        """Keep ``entry`` for a White-to-move belief, with the ``work`` (search
+        nodes) it has cost now added to what it cost before."""
         key = table_key(belief, state)
-        entry = self.white.get(key)
-        if entry is None:
-            entry = self.white[key] = Entry()
-        return entry
+        self.white.put(key, entry, work + self.white.work(key))
 
     def after_move_result(self, belief: BeliefState, moves: int) -> bool | None:
         """The verdict on a belief after White's move with ``moves`` left, if known."""
         return self.after_move.get(table_key(belief, moves))
 
-    def store_after_move(self, belief: BeliefState, moves: int, won: bool) -> None:
-        self.after_move[table_key(belief, moves)] = won
+    def store_after_move(self, belief: BeliefState, moves: int, won: bool, work: int) -> None:
+        self.after_move.put(table_key(belief, moves), won, work)
+
+    def shed(self) -> bool:
+        """Drop the cheapest half of each part; whether anything was dropped."""
+        return any([self.white.shed(), self.after_move.shed()])
+
+    @property
+    def dropped(self) -> int:
+        """Entries dropped to stay within the capacity."""
+        return self.white.dropped + self.after_move.dropped
 
     def __len__(self) -> int:
         return len(self.white) + len(self.after_move)

@@ -1,0 +1,144 @@
+"""How one search spends a memory budget, and the guard that keeps it there.
+
+A search holds three kinds of memory besides the interpreter and its
+kernels: the orthodox table (a fixed array of hash slots), the result tables
+(proofs, disproofs and proof numbers: entries of roughly known size) and the
+beliefs kept with expanded nodes.  ``MemoryPlan`` splits what the budget
+leaves after the process's present size among them; ``MemoryGuard`` reads
+the process's resident size now and then, asks the tables to shed their
+cheapest entries when it passes the budget, and gives up (the run's result is
+"unknown (memory budget)") only when shedding no longer helps.
+
+>>> plan = MemoryPlan.for_budget(512 << 20, in_use=200 << 20)
+>>> plan.orthodox_slots, plan.table_entries > 100_000
+(4194304, True)
+>>> MemoryPlan.unbounded().table_entries is None
+True
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+from dataclasses import dataclass
+from typing import Callable
+
+from ksolve.errors import InputError
+
+ORTHODOX_SLOT_BYTES = 8 + 1 + 1 + 8 + 1
+"""One slot of the orthodox table: position hash, won, lost, move key, move result."""
+MAX_ORTHODOX_SLOTS = 1 << 23
+"""The orthodox table's size without a budget (152 MB when every page is touched)."""
+MIN_ORTHODOX_SLOTS = 1 << 16
+ENTRY_BYTES = 400
+"""What one result-table entry costs (key tuple, value, dict slot), measured
+with ``benchmarks/bench_memory.py`` (about 330 bytes) and rounded up."""
+ORTHODOX_SHARE, TABLE_SHARE, BELIEF_SHARE = 0.25, 0.35, 0.15
+"""The shares of the free budget (the rest is head room for the beliefs an
+attempt's answers are made of while they are searched)."""
+MIN_FREE = 32 << 20
+"""The least free memory a search is started with."""
+HARD_MARGIN = 1.25
+"""How far past the budget a search may stay while it reuses what its tables shed."""
+
+
+def resident_bytes() -> int | None:
+    """The process's resident size now (Linux ``/proc``; None elsewhere)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class BudgetTooSmall(InputError):
+    """A memory budget below what the process already holds (bad input: said in one line)."""
+
+
+@dataclass(frozen=True)
+class MemoryPlan:
+    """What a search may hold: orthodox slots, table entries and expansion bytes
+    (None: no bound), within ``budget`` bytes of resident size (None: no guard)."""
+
+    budget: int | None
+    orthodox_slots: int
+    table_entries: int | None
+    expansion_bytes: int | None
+
+    @classmethod
+    def unbounded(cls) -> "MemoryPlan":
+        """No budget: the largest orthodox table, unbounded result tables."""
+        return cls(None, MAX_ORTHODOX_SLOTS, None, None)
+
+    @classmethod
+    def for_budget(cls, budget: int, in_use: int | None = None) -> "MemoryPlan":
+        """The plan for ``budget`` bytes when the process already holds ``in_use``
+        (default: its resident size now); ``BudgetTooSmall`` if that leaves
+        less than ``MIN_FREE``."""
+        in_use = (resident_bytes() or 0) if in_use is None else in_use
+        free = budget - in_use
+        if free < MIN_FREE:
+            raise BudgetTooSmall(f"--max-memory: {_mb(budget)} is less than ksolve needs to search: it holds {_mb(in_use)} "
+                                 f"before searching and needs {_mb(MIN_FREE)} more")
+        slots = MIN_ORTHODOX_SLOTS
+        while slots * 2 <= MAX_ORTHODOX_SLOTS and slots * 2 * ORTHODOX_SLOT_BYTES <= free * ORTHODOX_SHARE:
+            slots *= 2
+        return cls(budget, slots, int(free * TABLE_SHARE) // ENTRY_BYTES, int(free * BELIEF_SHARE))
+
+
+def _mb(size: int) -> str:
+    return f"{size / 2**20:,.0f} MB"
+
+
+Shed = Callable[[], bool]
+"""Asked to drop a table's cheapest entries; says whether it dropped any."""
+
+
+class MemoryGuard:
+    """Watches the resident size against a budget (see the module's docstring).
+
+    ``check()`` is called by the search run every few nodes; past the budget
+    it calls every registered ``Shed`` and returns None, or, if none could
+    shed anything, returns the reason to give up.
+
+    >>> guard = MemoryGuard(budget=1, read=lambda: 2)
+    >>> guard.check()
+    'memory budget 0 MB reached'
+    """
+
+    def __init__(self, budget: int | None, read: Callable[[], int | None] | None = None) -> None:
+        self.budget = budget
+        self.read = read
+        """Reads the resident size (default ``resident_bytes``)."""
+        self._sheds: list[weakref.WeakMethod] = []
+        self.shed_count = 0
+        """How often the tables were asked to shed."""
+        self.shed_at: int | None = None
+        """The resident size at the last shed."""
+
+    def add(self, shed: Shed) -> None:
+        """Ask ``shed`` (a table's bound method, held weakly) under memory pressure."""
+        self._sheds = [ref for ref in self._sheds if ref() is not None]
+        self._sheds.append(weakref.WeakMethod(shed))
+
+    def check(self) -> str | None:
+        """None while within the budget (shedding if it must), else why to stop.
+
+        Past the budget and growing, the tables shed; past it but no larger
+        than at the last shed, the memory they freed is being reused (the
+        allocator keeps it), so the search goes on unless it is more than
+        ``HARD_MARGIN`` over; it stops when there is nothing left to shed."""
+        if self.budget is None:
+            return None
+        size = (self.read or resident_bytes)()
+        if size is None or size <= self.budget:
+            return None
+        if self.shed_at is None or size > self.shed_at:
+            sheds = [ref() for ref in self._sheds]
+            if any([shed() for shed in sheds if shed is not None]):
+                self.shed_count += 1
+                self.shed_at = size
+                return None
+        elif size <= self.budget * HARD_MARGIN:
+            return None
+        return f"memory budget {_mb(self.budget)} reached"
