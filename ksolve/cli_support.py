@@ -138,8 +138,19 @@ def _read_max_memory(ctx: click.Context, param: click.Parameter, value: str | No
 
 max_memory_option = click.option(
     "--max-memory", metavar="SIZE", expose_value=False, callback=_read_max_memory,
-    help="Memory budget of the belief, e.g. 4G (default: half of this machine's memory).")
+    help="Memory budget of the belief and the search, e.g. 4G (default: half of this machine's memory).")
 """The ``--max-memory`` option of the commands that build a belief (read by ``_resources``)."""
+
+
+def search_limits(timeout: float | None, max_nodes: int | None = None):
+    """The search's limits: ``--timeout`` (0: none), ``--max-nodes`` and the
+    ``--max-memory`` budget (default: half of this machine's memory), which
+    sizes the search's tables and stops it as "unknown" rather than let it
+    run out of memory."""
+    import ksolve
+
+    memory = ksolve.Resources(click.get_current_context().meta.get(_MAX_MEMORY)).budget
+    return ksolve.Limits(timeout or None, max_nodes, memory)
 
 
 def progress_printer(deepening_goal: str | None = None, subject: str = ""):
