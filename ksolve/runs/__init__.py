@@ -8,5 +8,9 @@ they finish, so that a re-run with the same file skips what is done.
   one game), as plain functions a Dask worker imports;
 - ``runner.py``: the cluster (``cluster_client``: a local cluster of N worker
   processes, or an existing scheduler) and ``run_tasks``;
+- ``verify.py``: ``ksolve verify FOLDER`` as one task per problem;
 - ``generate.py``: ``ksolve generate`` as one task per game.
+
+The composer's searches (``ksolve.compose``) run their candidates through
+``run_tasks`` too.
 """
