@@ -82,6 +82,10 @@ def _white(tree: nx.DiGraph, rules: RuleSet, node: int) -> dict[str, Any]:
         for _, answer, data in tree.out_edges(child, data=True):
             branches["no" if data["label"] == "No" else "yes"] = _white(tree, rules, answer)
         return {"ask": "any", **branches}
+    if edge["kind"] == "probe":
+        return {"probe": list(edge["squares"]),
+                "answers": [[data["contents"], _white(tree, rules, answer)]
+                            for _, answer, data in tree.out_edges(child, data=True)]}
     result: dict[str, Any] = {"attempt": edge["move"]}
     answers = []
     for _, answer, data in tree.out_edges(child, data=True):

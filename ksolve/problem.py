@@ -9,6 +9,7 @@ The format is documented in ``problems/README.md``; in short::
     year = 1976
     stipulation = "#8"          # mate in 8; "xk3": capture the king in 3 (Fog of War)
     rules = "berkeley"
+    # probes = 3                # rules = "modern" only: squares per probe, 1 to 7 (default 7)
 
     [position]
     fen = "8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1"
@@ -51,7 +52,7 @@ YEARS = range(1000, 3000)
 """The years a problem's ``year`` may name."""
 _STIPULATION = re.compile(r"^\s*(#|xk)\s*(\d+)\s*$", re.IGNORECASE)
 _TOP_FIELDS = {"id", "title", "author", "source", "year", "award", "stipulation", "rules", "position",
-               "published", "notes", "condition", "twin", "variant"}
+               "published", "notes", "condition", "twin", "variant", "probes"}
 _UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 _CONDITION_FIELDS = {"moves", "move", "at", "note"}
 _TWIN_FIELDS = {"name", "fen", "hidden", "positions", "stipulation", "key", "note"}
@@ -257,6 +258,7 @@ def _from_data(data: dict, text: str, source: str, default_id: str, resources: "
     problem.year = year
     problem.twin, problem.variant = twin, variant
     _read_conditions(data.get("condition", []), problem, source)
+    _read_probes(data, problem, source)
     _read_position(data.get("position"), problem, source)
     _read_published(data.get("published"), problem, source)
     return problem
@@ -333,6 +335,27 @@ def _read_conditions(tables: Any, problem: Problem, source: str) -> None:
             raise ProblemError(source, f"{where}.at", f"must be Black's move number, 1 to {problem.moves}, "
                                                       f"got {at!r}")
         problem.conditions.append(Condition(frozenset(moves), at, _text(table, "note", source, within=f"{where}.")))
+
+
+def _read_probes(data: dict, problem: Problem, source: str) -> None:
+    """``probes = k``: the squares White names in a probe (Modern Kriegspiel, 1 to 7)."""
+    value = data.get("probes")
+    if value is None:
+        if problem.rules.probes and problem.conditions:
+            raise ProblemError(source, "condition", "[[condition]] together with probes (rules = 'modern') is not "
+                                                    "supported")
+        return
+    if not problem.rules.probes:
+        raise ProblemError(source, "probes", f"only the modern rule set has probes, not {problem.rules.name}")
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ProblemError(source, "probes", f"must be the number of squares per probe, 1 to 7, got {value!r}")
+    try:
+        problem.rules = problem.rules.with_probes(value)
+    except ValueError as error:
+        raise ProblemError(source, "probes", str(error)) from None
+    if problem.conditions:
+        raise ProblemError(source, "condition", "[[condition]] together with probes (rules = 'modern') is not "
+                                                "supported")
 
 
 def _text(data: dict, name: str, source: str, required: bool = False, within: str = "") -> str:

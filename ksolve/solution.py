@@ -7,7 +7,11 @@ move) and wins (``kind="win"``).  Edges carry what happens: White's attempt
 board), the referee's answer to it (``kind="answer"``: ``label`` "No" or
 the announcement; ``san``: the move as played there, e.g. ``Kxf2#``), and
 what White hears of Black's reply (``kind="reply"``; ``san``: Black's move
-when White can tell it, e.g. ``Bxf2``).
+when White can tell it, e.g. ``Bxf2``).  Under Modern Kriegspiel a White
+turn may begin with a probe (``kind="probe"`` edge to a ``kind="probe"``
+node, ``squares`` in words, ``label`` ``probe a7,b7``), whose answers
+(``kind="answer"``, ``label`` ``a7 empty, b7 black pawn``, ``contents``:
+square -> python-chess symbol or None) lead to the turn going on.
 
 >>> from ksolve.belief import BeliefState
 >>> from ksolve.rules import get_rules
@@ -31,9 +35,9 @@ import numpy as np
 from ksolve.belief import BeliefState
 from ksolve.board import move_to_uci, position_to_board
 from ksolve.board.layout import COLUMN_BLACK
-from ksolve.rules.base import FRESH, Outcome, RuleSet
+from ksolve.rules.base import FRESH, PROBED, Outcome, RuleSet
 from ksolve.rules.notation import attempt_san, own_board, played_san
-from ksolve.search.prover import ASK, Prover
+from ksolve.search.prover import ASK, Prover, probe_mask
 
 MAX_LISTED_SQUARES = 8
 """Hidden units' squares are listed on a node when they are at most this many."""
@@ -155,6 +159,9 @@ def _white_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: in
                 child = _white_node(tree, prover, part, needed, number, answer_state)
                 tree.add_edge(question, child, kind="answer", label=rules.any_answer_words(answer_state))
         return node
+    if probe_mask(move):
+        _probe_node(tree, prover, node, belief, probe_mask(move), needed, number)
+        return node
     label = move_label(belief, move)
     black = _add_node(tree, kind="attempt", number=number, move=move_to_uci(move))
     tree.add_edge(node, black, kind="attempt", move=move_to_uci(move), label=label)
@@ -170,6 +177,23 @@ def _white_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: in
         tree.add_edge(black, child, kind="answer", label=rules.describe(key), san=san,
                       key=[int(k) for k in np.asarray(key)])
     return node
+
+
+def probe_label(mask: int) -> str:
+    """A probe in words: ``probe a7,b7``."""
+    return "probe " + ",".join(chess.square_name(square) for square in chess.scan_forward(mask))
+
+
+def _probe_node(tree: nx.DiGraph, prover: Prover, node: int, belief: BeliefState, mask: int, moves: int,
+                number: int) -> None:
+    rules = prover.rules
+    probe = _add_node(tree, kind="probe", number=number)
+    squares = [chess.square_name(square) for square in chess.scan_forward(mask)]
+    tree.add_edge(node, probe, kind="probe", label=probe_label(mask), squares=squares)
+    for key, part in prover.probe_classes(belief, mask):
+        child = _white_node(tree, prover, part, moves, number, PROBED)
+        tree.add_edge(probe, child, kind="answer", label=rules.describe_probe(key, mask),
+                      contents=rules.probe_json(key, mask))
 
 
 def _black_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: int, number: int) -> int:
@@ -196,10 +220,13 @@ def _black_san(rules: RuleSet, key: np.ndarray, before: BeliefState, after: Beli
 
 
 def key_move(tree: nx.DiGraph) -> str | None:
-    """The UCI of the strategy's first attempt ("any" when it first asks "Any?")."""
+    """The UCI of the strategy's first attempt ("any" when it first asks "Any?";
+    ``probe a7,b7`` when it first probes)."""
     for _, _, data in tree.out_edges(0, data=True):
         if data["kind"] == "attempt":
             return data["move"]
         if data["kind"] == "ask":
             return "any"
+        if data["kind"] == "probe":
+            return data["label"]
     return None

@@ -31,7 +31,7 @@ from typing import Any
 
 import chess
 
-from ksolve.checker.referee import RULE_SETS
+from ksolve.checker.referee import MAX_PROBES, PROBES, RULE_SETS
 
 MAX_PLACEMENTS = 20_000_000
 _STIPULATION = re.compile(r"^\s*(#|xk)\s*(\d+)\s*$", re.IGNORECASE)
@@ -61,6 +61,8 @@ class CheckProblem:
     """The ``[[condition]]`` tables: (UCI moves Black will not play, at his reply number or None: always)."""
     twin: str = ""
     """The twin checked ("" for the problem as printed)."""
+    probes: int = 0
+    """Squares White may name in a probe (``probes``, Modern Kriegspiel; 0: no probes)."""
 
 
 def read_problem(path: str | Path, rules: str | None = None) -> CheckProblem:
@@ -232,6 +234,7 @@ def parse_problem(text: str, rules: str | None = None, twin: str = "") -> CheckP
     problem = CheckProblem(rules, goal, int(match.group(2)), file_rules=file_rules,
                            id=data["id"] if isinstance(data.get("id"), str) else "",
                            forbidden=black_conditions(data), twin=twin)
+    problem.probes = probe_count(data, rules)
     section = data.get("position")
     if not isinstance(section, dict):
         raise ProblemFileError("position: missing table")
@@ -246,6 +249,21 @@ def parse_problem(text: str, rules: str | None = None, twin: str = "") -> CheckP
         raise ProblemFileError(f"position.hidden: must be a list of units, got {hidden!r}")
     problem.boards = initial_positions(fen, [_unit_spec(unit) for unit in hidden], fog)
     return problem
+
+
+def probe_count(data: dict[str, Any], rules: str) -> int:
+    """The squares a probe may name under ``rules``: the file's ``probes`` (1 to
+    7, default 7) under a rule set with probes, else 0.
+
+    >>> probe_count({"probes": 3}, "modern"), probe_count({}, "modern"), probe_count({}, "berkeley")
+    (3, 7, 0)
+    """
+    if rules not in PROBES:
+        return 0
+    count = data.get("probes", MAX_PROBES)
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_PROBES:
+        raise ProblemFileError(f"probes: must be 1 to {MAX_PROBES}, got {count!r}")
+    return count
 
 
 def _unit_spec(unit: Any) -> str:

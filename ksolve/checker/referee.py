@@ -26,7 +26,11 @@ import chess
 from ksolve.checker import fog
 
 KRIEGSPIEL = ("berkeley", "berkeley-any", "english", "cincinnati", "rand", "wild16")
-RULE_SETS = KRIEGSPIEL + ("orthodox", "fog-of-war")
+RULE_SETS = KRIEGSPIEL + ("orthodox", "fog-of-war", "modern")
+PROBES = {"modern": "berkeley"}
+"""Rule sets with probes (Modern Kriegspiel) and the rule set whose announcements they make."""
+MAX_PROBES = 7
+"""The most squares a probe names (Trone 1986)."""
 ANY_QUESTION = ("berkeley-any", "english")
 """Rule sets where White may ask "Any?"."""
 CAPTURE_KIND = ("cincinnati", "rand", "wild16")
@@ -41,6 +45,30 @@ Observation = dict[str, Any]
 def canonical(observation: Observation) -> str:
     """The canonical JSON of an observation: two are equal when these are."""
     return json.dumps(observation, sort_keys=True, separators=(",", ":"))
+
+
+def announcing(rules: str) -> str:
+    """The rule set whose referee answers moves under ``rules`` (Modern
+    Kriegspiel announces as Berkeley; the probes are on top).
+
+    >>> announcing("modern"), announcing("wild16")
+    ('berkeley', 'wild16')
+    """
+    return PROBES.get(rules, rules)
+
+
+def probe(board: chess.Board, squares: list[str]) -> Observation:
+    """What the referee shows on ``squares``: each square's man as a
+    python-chess symbol, ``None`` where it is empty.
+
+    >>> probe(chess.Board("k7/8/1K6/8/8/8/8/7R w - - 0 1"), ["a8", "a7"])
+    {'a8': 'k', 'a7': None}
+    """
+    shown: Observation = {}
+    for name in squares:
+        piece = board.piece_at(chess.parse_square(name))
+        shown[name] = None if piece is None else piece.symbol()
+    return shown
 
 
 def move_limit(rules: str) -> int:

@@ -14,6 +14,10 @@ each node what ``docs/certificate.md`` claims:
 - White node, ``ask``: allowed once per turn, under ``berkeley-any`` and
   ``english`` only; after "yes" the next attempt is a pawn capture
   (Berkeley+Any: every attempt until one is legal);
+- White node, ``probe`` (``modern``): at most the problem's ``probes``
+  squares, once per turn and before its first attempt; every position's
+  contents of those squares listed in ``answers``; the moves are answered as
+  under Berkeley;
 - Black node: every Black move in every position is listed by its
   observation, and none ends the game.
 
@@ -220,7 +224,7 @@ def _check(problem: CheckProblem, certificate: dict[str, Any], text: str, name: 
     if result.claimed_positions is not None and result.claimed_positions != result.positions:
         result.notes.append(f"the certificate says {result.claimed_positions} initial positions, "
                             f"the checker enumerates {result.positions}")
-    replay = _Replay(rules, moves, problem.forbidden)
+    replay = _Replay(rules, moves, problem.forbidden, problem.probes if rules == problem.file_rules else 0)
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(limit, 20_000))
@@ -243,9 +247,12 @@ def _check(problem: CheckProblem, certificate: dict[str, Any], text: str, name: 
 class _Replay:
     """The walk over the strategy tree (raises ``_Refuted`` at the first failure)."""
 
-    def __init__(self, rules: str, moves: int, forbidden: list | None = None) -> None:
-        self.rules, self.moves = rules, moves
+    def __init__(self, rules: str, moves: int, forbidden: list | None = None, probes: int = 0) -> None:
+        self.rules, self.moves = referee.announcing(rules), moves
+        """The referee's rule set for moves (Modern Kriegspiel's is Berkeley's)."""
         self.forbidden = forbidden or []
+        self.probes = probes
+        """Squares a probe may name (0: no probes)."""
         self.limit = referee.move_limit(rules)
         self.nodes = self.lines = 0
 
@@ -267,16 +274,20 @@ class _Replay:
             if observation not in listed:
                 self.refute(next(iter(lines.values())), f"its turn information {observation} is in no "
                                                         "listed 'initial' class")
-            self.white(listed[observation], lines, 0, asked=False, obliged=False)
+            self.white(listed[observation], lines, 0, asked=False, obliged=False, fresh=True)
 
-    def white(self, node: dict, lines: dict, played: int, asked: bool, obliged: bool) -> None:
+    def white(self, node: dict, lines: dict, played: int, asked: bool, obliged: bool, fresh: bool = False) -> None:
         """White to move in every line; ``asked``: "Any?" asked this turn;
-        ``obliged``: the attempt must be a pawn capture."""
+        ``obliged``: the attempt must be a pawn capture; ``fresh``: no probe
+        nor attempt made yet this turn."""
         if not lines:
             return
         self.nodes += 1
         if "ask" in node:
             self.ask(node, lines, played, asked)
+            return
+        if "probe" in node:
+            self.probe(node, lines, played, fresh)
             return
         move = chess.Move.from_uci(node["attempt"])
         refused: dict = {}
@@ -302,6 +313,27 @@ class _Replay:
                                                           "has no 'no' branch")
             still_obliged = obliged and self.rules == "berkeley-any"
             self.white(node["no"], refused, played, asked, still_obliged)
+
+    def probe(self, node: dict, lines: dict, played: int, fresh: bool) -> None:
+        """White names squares; every line's contents of them must be a listed answer."""
+        first = next(iter(lines.values()))
+        squares = node["probe"]
+        if not self.probes:
+            self.refute(first, "a probe, but the problem's rule set has no probes")
+        if len(squares) > self.probes:
+            self.refute(first, f"the probe names {len(squares)} squares, the problem allows {self.probes}")
+        if not fresh:
+            self.refute(first, "a probe after this turn's probe or first attempt (one probe, at the turn's start)")
+        shown: dict[str, dict] = defaultdict(dict)
+        for key, line in lines.items():
+            text = referee.canonical(referee.probe(line.board, squares))
+            shown[text][key] = line.then(line.board, "white", "probe " + ",".join(squares), text)
+        answers = {referee.canonical(observation): child for observation, child in node.get("answers", [])}
+        for text, members in shown.items():
+            if text not in answers:
+                self.refute(next(iter(members.values())), f"the probe of {','.join(squares)} shows {text} here, "
+                                                          "which is not among the listed answers")
+            self.white(answers[text], members, played, asked=False, obliged=False)
 
     def ask(self, node: dict, lines: dict, played: int, asked: bool) -> None:
         if asked:
@@ -354,7 +386,7 @@ class _Replay:
             if text not in replies:
                 self.refute(next(iter(members.values())), f"Black's reply gives {text}, which is not among "
                                                           "the listed replies")
-            self.white(replies[text], members, played, asked=False, obliged=False)
+            self.white(replies[text], members, played, asked=False, obliged=False, fresh=True)
 
     def replies(self, board: chess.Board, played: int) -> list[chess.Move]:
         """Black's moves in his reply to White's move ``played``, less those a stated
@@ -382,8 +414,8 @@ def _steps(line: Line, fog: bool) -> list[dict[str, str]]:
     board = chess.Board(line.start)
     result = []
     for side, uci, heard in steps:
-        if uci == "any":
-            result.append({"side": side, "uci": uci, "san": "Any?", "heard": heard})
+        if uci == "any" or uci.startswith("probe "):
+            result.append({"side": side, "uci": uci, "san": "Any?" if uci == "any" else uci, "heard": heard})
             continue
         move = chess.Move.from_uci(uci)
         try:

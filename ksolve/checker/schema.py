@@ -23,7 +23,7 @@ from typing import Any
 
 import chess
 
-from ksolve.checker.referee import ANY_QUESTION, RULE_SETS, canonical
+from ksolve.checker.referee import ANY_QUESTION, MAX_PROBES, PROBES, RULE_SETS, canonical
 
 FORMAT, VERSION = "ksolve-certificate", 1
 
@@ -86,8 +86,11 @@ def _pairs(value: Any, where: str, rules: str, check_value) -> None:
 def _white(node: Any, where: str, rules: str) -> None:
     if not isinstance(node, dict):
         raise CertificateError(f"{where}: a White node must be a JSON object")
-    if ("ask" in node) == ("attempt" in node):
-        raise CertificateError(f"{where}: a White node has either 'attempt' or 'ask'")
+    if sum(kind in node for kind in ("ask", "attempt", "probe")) != 1:
+        raise CertificateError(f"{where}: a White node has one of 'attempt', 'ask' or 'probe'")
+    if "probe" in node:
+        _probe(node, where, rules)
+        return
     if "ask" in node:
         if node["ask"] != "any":
             raise CertificateError(f"{where}.ask: the only question is 'any', got {node['ask']!r}")
@@ -108,6 +111,18 @@ def _white(node: Any, where: str, rules: str) -> None:
         _white(node["no"], f"{where}.no", rules)
     if "answers" in node:
         _pairs(node["answers"], f"{where}.answers", rules, _black_or_win)
+
+
+def _probe(node: dict, where: str, rules: str) -> None:
+    """``{"probe": [SQUARE, ...], "answers": [[{SQUARE: SYMBOL or null}, WHITE_NODE], ...]}``."""
+    if rules not in PROBES:
+        raise CertificateError(f"{where}: the {rules} rule set has no probes")
+    squares = node["probe"]
+    if (not isinstance(squares, list) or not 1 <= len(squares) <= MAX_PROBES
+            or not all(isinstance(s, str) and s in chess.SQUARE_NAMES for s in squares)
+            or len(set(squares)) != len(squares)):
+        raise CertificateError(f"{where}.probe: must be 1 to {MAX_PROBES} distinct square names, got {squares!r}")
+    _pairs(node.get("answers"), f"{where}.answers", rules, _white)
 
 
 def _black_or_win(node: Any, where: str, rules: str) -> None:

@@ -160,6 +160,15 @@ class TreeReader:
             line.moves.append(f"{number}.Any?{mark} {data['label']}")
             self.white(main, line)
             return
+        if edge["kind"] == "probe":  # Modern Kriegspiel: "1.probe a7,b7: a7 empty, b7 black pawn"
+            (main, data), *others = self._order(step)
+            for child, other in others:
+                variation = Line(f"{number}.{edge['label']}: {other['label']}{hidden_note(tree.nodes[child])}:")
+                self.white(child, variation)
+                line.variations.append(variation)
+            line.moves.append(f"{number}.{edge['label']}{mark}: {data['label']}")
+            self.white(main, line)
+            return
         (main, data), *others = self._order(step)
         for child, other in others:
             if other["san"] is None:
@@ -204,7 +213,9 @@ def path_text(tree: nx.DiGraph, node: int) -> str:
             attempt = data["label"]
         elif data["kind"] == "ask":
             tokens.append(f"{number}.Any?")
-        elif data["kind"] == "answer" and tree.nodes[parent]["kind"] == "ask":
+        elif data["kind"] == "probe":
+            tokens.append(f"{number}.{data['label']}:")
+        elif data["kind"] == "answer" and tree.nodes[parent]["kind"] in ("ask", "probe"):
             tokens.append(data["label"])
         elif data["kind"] == "answer":
             tokens.append(f"{number}.{attempt} {data['label']}" if data.get("san") is None else f"{number}.{data['san']}")

@@ -1,6 +1,6 @@
 """Referee rule sets as observation models (what White hears), batched over
 arrays of positions: the six Kriegspiel rule sets, orthodox (full
-information) and Fog of War.
+information), Fog of War and Modern Kriegspiel (Berkeley with probes).
 
 ``REGISTRY`` is the one table of the names: each maps to the module that
 defines the rule set (imported on first use, since the kernels load numba).
@@ -10,7 +10,7 @@ defines the rule set (imported on first use, since the kernels load numba).
 >>> get_rules("bekreley")
 Traceback (most recent call last):
 ...
-ksolve.rules.UnknownRules: unknown rule set 'bekreley'; valid: berkeley, berkeley-any, english, cincinnati, rand, wild16, orthodox, fog-of-war
+ksolve.rules.UnknownRules: unknown rule set 'bekreley'; valid: berkeley, berkeley-any, english, cincinnati, rand, wild16, orthodox, fog-of-war, modern
 >>> kriegspiel_rule_set_names()
 ('berkeley', 'berkeley-any', 'english', 'cincinnati', 'rand', 'wild16')
 """
@@ -32,6 +32,7 @@ REGISTRY: dict[str, str] = {
     "wild16": "ksolve.rules.kriegspiel",
     "orthodox": "ksolve.rules.orthodox",
     "fog-of-war": "ksolve.rules.fog",
+    "modern": "ksolve.rules.modern",
 }
 """Every rule set's name and the module whose ``RULE_SETS`` holds it."""
 

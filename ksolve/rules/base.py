@@ -35,11 +35,17 @@ import numpy as np
 from ksolve.board.batch import move_union
 from ksolve.rules import codes
 
-FRESH, ASKED, MUST_CAPTURE, MUST_TRY = 0, 1, 2, 3
-"""White's turn states: "Any?" not asked; asked (answered no, or the
-obligation fulfilled); answered "Try" (Berkeley+Any: pawn captures until one
-is legal); answered "Yes" (English: at least one pawn try).  Plain ints: they
-are part of every transposition-table key."""
+FRESH, ASKED, MUST_CAPTURE, MUST_TRY, PROBED = 0, 1, 2, 3, 4
+"""White's turn states: "Any?" not asked (nor a probe made); asked (answered
+no, or the obligation fulfilled); answered "Try" (Berkeley+Any: pawn captures
+until one is legal); answered "Yes" (English: at least one pawn try); the
+probe made or given up (Modern Kriegspiel: no probe before the next turn).
+Plain ints: they are part of every transposition-table key."""
+
+
+class TooManyProbeSets(ValueError):
+    """A turn with more undominated probe sets than an exact search tries
+    (``ksolve.rules.modern``); the search stops there as unknown."""
 
 
 class KernelSpec(NamedTuple):
@@ -200,6 +206,32 @@ class RuleSet(ABC):
     def state_after_refusal(self, state: int) -> int:
         """The turn's state after a "No" (English: one refused pawn try fulfils "Yes")."""
         return ASKED if state == MUST_TRY else state
+
+    # --- probes (Modern Kriegspiel, ``ksolve.rules.modern``) ------------------------
+    probes: int = 0
+    """The squares White may name at the start of his turn (0: no probes)."""
+
+    def with_probes(self, count: int) -> "RuleSet":
+        """This rule set with ``count`` squares per probe (``ValueError`` if it has no
+        probes or the count is out of range)."""
+        raise ValueError(f"the {self.name} rule set has no probes")
+
+    def probe_sets(self, positions: np.ndarray, state: int = FRESH) -> list[int]:
+        """The probes worth making in a turn in ``state``, as bitboards of squares,
+        best first ([]: none; then the turn goes on with attempts)."""
+        return []
+
+    def probe_answers(self, positions: np.ndarray, mask: int) -> np.ndarray:
+        """Key rows of what each position shows on the squares of ``mask``."""
+        raise ValueError(f"the {self.name} rule set has no probes")
+
+    def describe_probe(self, key: np.ndarray, mask: int) -> str:
+        """The referee's words for a probe's answer."""
+        raise ValueError(f"the {self.name} rule set has no probes")
+
+    def probe_json(self, key: np.ndarray, mask: int) -> dict[str, Any]:
+        """A probe's answer as the certificate's JSON object (square -> symbol or None)."""
+        raise ValueError(f"the {self.name} rule set has no probes")
 
     def attempts(self, positions: np.ndarray, state: int = FRESH) -> np.ndarray:
         """The attempts worth making in a turn in ``state``: moves legal in some

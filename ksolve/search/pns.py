@@ -19,7 +19,9 @@ state), so the search proves "mate within ``moves``", not the shortest mate.
 White nodes with few moves left are settled exactly by the depth-first
 prover (its orthodox bounds and viability filter are strongest there), and
 every result is written to the prover's table, so ``strategy_tree`` reads
-the strategy from it as after a depth-first proof.
+the strategy from it as after a depth-first proof.  Under a rule set with
+probes a fresh White turn's children are its probes (``Prover.probe_sets``),
+each an AND over the contents seen, as in the depth-first prover.
 
 >>> from ksolve.belief import BeliefState
 >>> from ksolve.rules import get_rules
@@ -36,7 +38,8 @@ from collections import OrderedDict
 
 from ksolve.belief import BeliefState
 from ksolve.rules.base import FRESH
-from ksolve.search.prover import ASK, Prover
+from ksolve.rules.base import PROBED
+from ksolve.search.prover import ASK, Prover, probe_mask, probe_move
 from ksolve.search.table import Entry, WorkCache
 
 INFINITE = 1 << 40
@@ -57,8 +60,8 @@ class WhiteNode:
 
 
 class AttemptNode:
-    """White tries ``move`` (or asks "Any?": ``ASK``): AND over every answer
-    and every class of Black's replies."""
+    """White tries ``move`` (or asks "Any?": ``ASK``; or probes: ``probe_move``):
+    AND over every answer and every class of Black's replies."""
 
     __slots__ = ("parent", "move", "key")
 
@@ -216,6 +219,9 @@ class ProofNumberSearch:
             return known
         if node.moves <= self.exact_moves:
             return self._decided(node, prover.wins(node.belief, node.moves, node.state))
+        probes = prover.probe_sets(node.belief, node.state)
+        if probes:  # probing is never worse than not probing: a fresh turn only probes
+            return [AttemptNode(node, probe_move(mask)) for mask in probes]
         children = [AttemptNode(node, move) for move in prover.ordered(prover.candidates(node.belief, node.state))]
         if prover.rules.can_ask(node.state):
             children.append(AttemptNode(node, ASK))
@@ -229,6 +235,9 @@ class ProofNumberSearch:
         if node.move == ASK:
             return [WhiteNode(part, parent.moves, answer) for answer, part in prover.any_classes(parent.belief)
                     if len(part)]
+        if probe_mask(node.move):
+            return [WhiteNode(part, parent.moves, PROBED)
+                    for _, part in prover.probe_classes(parent.belief, probe_mask(node.move))]
         outcome = prover.attempt_outcome(parent.belief, node.move, parent.moves, parent.state)
         if outcome is None:
             return None

@@ -11,7 +11,11 @@ whatever Black plays?
   class announcing mate is won, one announcing stalemate or a draw is lost;
   every other class is followed by Black's replies, AND over what White
   hears of them, each with ``n - 1`` moves left;
-- the last move is decided by one kernel (``leaves.win_now``).
+- the last move is decided by one kernel (``leaves.win_now``);
+- under a rule set with probes (Modern Kriegspiel), a fresh turn in which
+  the positions differ on some square is an OR over the probe sets the rule
+  set generates (``RuleSet.probe_sets``, undominated ones only), each an AND
+  over the contents seen, the turn going on in state ``PROBED``.
 
 Results are kept in a transposition table keyed by the belief (its digest
 and size) and the moves left, storing proofs and disproofs: a proof for
@@ -37,18 +41,33 @@ import numpy as np
 from ksolve.belief import BeliefState
 from ksolve.board.batch import move_union
 from ksolve.board.layout import COLUMN_BLACK
-from ksolve.rules.base import ASKED, FRESH, MUST_CAPTURE, MUST_TRY, Outcome, RuleSet
+from ksolve.rules.base import ASKED, FRESH, MUST_CAPTURE, MUST_TRY, PROBED, Outcome, RuleSet, TooManyProbeSets
 from ksolve.search.leaves import win_now
 from ksolve.search.memory import MemoryPlan
 from ksolve.search.orthodox import OrthodoxTable, fails_in, viable_attempts
 from ksolve.search.run import Limits, Progress, SearchAborted, SearchRun, Stats
 from ksolve.search.table import Entry, ResultTable
 
-__all__ = ["ASK", "ASKED", "FRESH", "MUST_CAPTURE", "MUST_TRY", "Entry", "Limits", "Prover", "SearchAborted",
-           "Stats"]
+__all__ = ["ASK", "ASKED", "FRESH", "MUST_CAPTURE", "MUST_TRY", "PROBED", "Entry", "Limits", "Prover",
+           "SearchAborted", "Stats", "probe_mask", "probe_move"]
 
 ASK = -2
 """The strategy's choice of asking "Any?" instead of an attempt."""
+_PROBE_BASE = -4
+
+
+def probe_move(mask: int) -> int:
+    """The strategy's choice of probing the squares of ``mask`` (a bitboard), as a move code.
+
+    >>> probe_mask(probe_move(1 << 48)) == 1 << 48, probe_mask(ASK), probe_mask(12)
+    (True, 0, 0)
+    """
+    return _PROBE_BASE - mask
+
+
+def probe_mask(move: int) -> int:
+    """The squares a probe's move code names (0: the code is no probe)."""
+    return _PROBE_BASE - move if move < _PROBE_BASE else 0
 ORTHODOX_BUDGET = 20_000
 """Moves one orthodox bound search may make before it gives up (deciding nothing)."""
 FEW_POSITIONS = 16
@@ -136,6 +155,9 @@ class Prover:
 
     def _decide(self, belief: BeliefState, moves: int, state: int, entry: Entry) -> bool:
         """``wins`` past the table: search, and write the result into ``entry``."""
+        probes = self.probe_sets(belief, state)
+        if probes:
+            return self._decide_probe(belief, moves, probes, entry)
         stats = self.run.stats
         can_ask = self.rules.can_ask(state)
         if moves == 1 and state in (FRESH, ASKED):
@@ -169,6 +191,39 @@ class Prover:
             return True
         entry.disproven = max(entry.disproven, moves)
         return False
+
+    def _decide_probe(self, belief: BeliefState, moves: int, probes: list[int], entry: Entry) -> bool:
+        """A fresh turn with probes: some probe set whose every answer wins (probing
+        is never worse than not probing, so the turn only probes)."""
+        if moves <= self.orthodox_depth and not self._orthodox_bound_holds(belief, moves):
+            self.run.stats.bound_cuts += 1  # full information is the most a probe can give
+            entry.disproven = max(entry.disproven, moves)
+            return False
+        for mask in probes:
+            if self.probe_wins(belief, mask, moves):
+                entry.proven, entry.move = moves, probe_move(mask)
+                return True
+        entry.disproven = max(entry.disproven, moves)
+        return False
+
+    def probe_sets(self, belief: BeliefState, state: int = FRESH) -> list[int]:
+        """The probes worth making in a turn in ``state`` (``RuleSet.probe_sets``);
+        ``SearchAborted`` when there are more than an exact search tries."""
+        if not self.rules.probes:
+            return []
+        try:
+            return self.rules.probe_sets(belief.positions, state)
+        except TooManyProbeSets as error:
+            raise SearchAborted(str(error)) from None
+
+    def probe_classes(self, belief: BeliefState, mask: int) -> list[tuple[np.ndarray, BeliefState]]:
+        """The answers to a probe of ``mask``: (key, belief), largest first."""
+        classes = belief.split(self.rules.probe_answers(belief.positions, mask))
+        return sorted(classes, key=lambda item: -len(item[1]))
+
+    def probe_wins(self, belief: BeliefState, mask: int, moves: int) -> bool:
+        """Whether probing the squares of ``mask`` wins within ``moves`` whatever they show."""
+        return all(self.wins(part, moves, PROBED) for _, part in self.probe_classes(belief, mask))
 
     def ask_wins(self, belief: BeliefState, moves: int) -> bool:
         """Whether asking "Any?" now wins within ``moves`` whatever the answer."""
@@ -251,6 +306,9 @@ class Prover:
         """Whether trying ``move`` first (``ASK``: asking "Any?") wins within ``moves`` whatever the answer."""
         if move == ASK:
             return self.rules.can_ask(state) and self.ask_wins(belief, moves)
+        if probe_mask(move):
+            mask = probe_mask(move)
+            return state == FRESH and bin(mask).count("1") <= self.rules.probes and self.probe_wins(belief, mask, moves)
         outcome = self.attempt_outcome(belief, move, moves, state)
         if outcome is None:
             return False
@@ -317,7 +375,8 @@ class Prover:
 
     # --- reading the strategy back -------------------------------------------
     def winning_move(self, belief: BeliefState, moves: int, state: int = FRESH) -> tuple[int, int]:
-        """The proven strategy's choice in a won turn: ``(attempt or ASK, moves it needs)``.
+        """The proven strategy's choice in a won turn: ``(choice, moves it needs)``,
+        the choice an attempt, ``ASK`` or a probe (``probe_move``).
 
         Searches first if the table does not hold the proof (a search that
         returned True leaves it there).  Raises ``ValueError`` if White
@@ -326,7 +385,7 @@ class Prover:
         if not self.wins(belief, moves, state):
             raise ValueError("no winning strategy within the given moves")
         entry = self.table.entry(belief, state)
-        if entry.proven == 1 and entry.move != ASK and state in (FRESH, ASKED):
+        if entry.proven == 1 and entry.move != ASK and not probe_mask(entry.move) and state in (FRESH, ASKED):
             _, attempts = win_now(belief.positions, self._spec)
             return (entry.move if entry.move in {int(a) for a in attempts} else int(attempts[0])), 1
         return entry.move, entry.proven
