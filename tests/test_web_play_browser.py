@@ -106,6 +106,7 @@ def test_hotseat_kriegspiel_curtain_no_and_capture(context, server) -> None:
     expect(page.locator("#play-board .cg-shapes g, #play-board svg image, #play-board piece.ghost, #play-board cg-auto-pieces piece")).not_to_have_count(0)
 
 
+@pytest.mark.slow  # about 12 s on a loaded 2-core machine (two pages, ten curtain changes)
 def test_fog_of_war_king_capture_spectator_and_replay(context, server) -> None:
     page = context.new_page()
     new_game(page, server, "fog-of-war")
