@@ -5,6 +5,7 @@ answered in one JSON line with a 4xx."""
 
 from __future__ import annotations
 
+import chess
 import pytest
 from starlette.testclient import TestClient
 
@@ -117,3 +118,19 @@ def test_at_most_max_games_are_kept():
     assert games.get(third) and games.get(second)
     with pytest.raises(Exception, match="at most 2 are kept"):
         games.get(first)
+
+
+def test_a_saved_game_is_replayed(client):
+    from ksolve.games.play import random_policy
+    from ksolve.play.match import play_match
+    from ksolve.play.records import game_pgn
+
+    for rules in ("berkeley-any", "fog-of-war"):
+        game = play_match(rules, random_policy, random_policy, max_plies=20, seed=9)
+        replayed = client.post("/api/play/replay", json={"pgn": game_pgn(game)}).json()
+        assert replayed["reveal"]["moves"] == [turn.move for turn in game.turns]
+        assert replayed["reveal"]["fens"] == game.board_fens()
+        one_line_error(client.post("/api/play/replay", json={"pgn": game_pgn(game, chess.WHITE)}), 422,
+                       "a side's view cannot be replayed")
+    one_line_error(client.post("/api/play/replay", json={"pgn": "[Rules \"wild16\"]\n\n1. e5 *"}), 422, "<pgn>:")
+    one_line_error(client.post("/api/play/replay", json={}), 422, "pgn: missing")

@@ -136,3 +136,19 @@ def test_fog_of_war_king_capture_spectator_and_replay(context, server) -> None:
     expect(spectator.locator("#replay-moves")).to_contain_text("h5e8")
     expect(spectator.locator(MEN.format("replay-board"))).to_have_count(31)
     assert page.get_attribute("#pgn-full", "href").endswith("view=full")
+
+
+def test_a_saved_pgn_loads_into_the_replay(context, server, tmp_path) -> None:
+    from ksolve.games.play import random_policy
+    from ksolve.play.match import play_match
+    from ksolve.play.records import game_pgn
+
+    game = play_match("wild16", random_policy, random_policy, max_plies=12, seed=3)
+    saved = tmp_path / "game.pgn"
+    saved.write_text(game_pgn(game))
+    page = context.new_page()
+    page.goto(server + "play")
+    page.set_input_files("#replay-file", str(saved))
+    expect(page.locator("#replay-moves li")).to_have_count(12)
+    expect(page.locator("#setup-status")).to_have_text("12 moves replayed.")
+    expect(page.locator(MEN.format("replay-board"))).to_have_count(len(game.board().piece_map()))

@@ -21,6 +21,8 @@ replayed, every move must be playable).
 '1. ?? {sees nothing} d7-d5 {sees Pe4} 2. ?? {sees Pd5} *'
 >>> read_fog(fog_pgn(game)).moves
 ('e2e4', 'd7d5', 'e4d5')
+>>> load_record(fog_pgn(game)).board_fens()[-1]
+'rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR'
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ from dataclasses import dataclass
 import chess
 
 from ksolve.board import position_to_board
-from ksolve.games.model import filter_game
-from ksolve.games.pgn import write_game
+from ksolve.games.model import Ask, Refused, filter_game
+from ksolve.games.pgn import PGNError, read_game, write_game
 from ksolve.play.session import GameSession, PlayError
 from ksolve.play.views import side_view
 from ksolve.rules import codes
@@ -156,3 +158,33 @@ def replay(moves: tuple[str | None, ...], rules: str = "fog-of-war") -> GameSess
         if uci is None or not game.attempt(uci).moved:
             raise PlayError(f"pgn: move {ply} ({uci}) cannot be played")
     return game
+
+
+def load_record(text: str, source: str = "<pgn>") -> GameSession:
+    """A full game's PGN (Kriegspiel or Fog of War) replayed by the referee, for the replay:
+    every refused attempt must be refused again and every move executed (``PlayError``
+    otherwise, and for a side's filtered view, which cannot be replayed)."""
+    if '[Rules "fog-of-war"]' in text:
+        record = read_fog(text)
+        if record.view is not None:
+            raise PlayError(f"{source}: a side's view cannot be replayed; give the full game")
+        return replay(record.moves)
+    try:
+        game = read_game(text, source)
+    except PGNError as error:
+        raise PlayError(str(error)) from None
+    if game.view is not None:
+        raise PlayError(f"{source}: a side's view cannot be replayed; give the full game")
+    session = GameSession(game.rules, game.fen)
+    for ply, turn in enumerate(game.turns, 1):
+        for action in turn.actions:
+            if isinstance(action, Ask):
+                session.ask_any()
+            elif isinstance(action, Refused) and session.attempt(action.move).moved:
+                raise PlayError(f"{source}: ply {ply}: the refused attempt {action.move} is legal")
+        if not session.attempt(turn.move).moved:  # type: ignore[arg-type]
+            raise PlayError(f"{source}: ply {ply}: {turn.move} cannot be played")
+    if session.result == "*" and game.result != "*":
+        session.result = game.result
+        session.termination = dict(game.tags).get("Termination", "")
+    return session

@@ -10,6 +10,7 @@
 - ``GET /api/play/{id}/belief?side=`` → the belief tool: ``{"positions", "exact", "heat"}``;
 - ``GET /api/play/{id}/spectate`` → no men before the end, then the replay;
 - ``GET /api/play/{id}/pgn?view=white|black|full`` → the PGN (full after the end only);
+- ``POST /api/play/replay`` ``{"pgn": "<a full game>"}`` → the replay of a saved game;
 - ``DELETE /api/play/{id}``.
 
 Errors are one JSON line: 404 no such game, 409 not this side's turn / the
@@ -332,6 +333,22 @@ async def pgn(request: Request) -> PlainTextResponse:
 
 
 @_answered
+async def replay_record(request: Request) -> JSONResponse:
+    """A full game's PGN replayed for the replay page (nothing kept)."""
+    from ksolve.play.records import load_record
+
+    data = await read_json(request)
+    _fields(data, ("pgn",))
+    text = data.get("pgn")
+    if not isinstance(text, str):
+        raise ApiError(422, "pgn: missing (the text of a full game's PGN)")
+    game = load_record(text)
+    return JSONResponse({"title": game.rules.title, "rules": game.rules_name, "plies": len(game.turns),
+                         "over": True, "result": game.result, "termination": game.termination,
+                         "reveal": reveal(game)})
+
+
+@_answered
 async def end_game(request: Request) -> JSONResponse:
     game_id = request.path_params["id"]
     GAMES.remove(game_id)
@@ -345,6 +362,7 @@ def shutdown() -> None:
 
 routes = [
     Route("/api/play", start_game, methods=["POST"]),
+    Route("/api/play/replay", replay_record, methods=["POST"]),
     Route("/api/play/{id}", get_game, methods=["GET"]),
     Route("/api/play/{id}", end_game, methods=["DELETE"]),
     Route("/api/play/{id}/attempt", attempt, methods=["POST"]),

@@ -247,6 +247,7 @@ function finish(state) {
     item.addEventListener('click', () => goTo(index + 1));
     return item;
   }));
+  $('pgn-full').parentElement.hidden = !game;
   if (game) {
     $('pgn-full').href = pgnUrl('full');
     $('pgn-white').href = pgnUrl('white');
@@ -260,6 +261,22 @@ function goTo(index) {
   replayBoard.set({ fen: replay.fens[replay.index] });
   $('replay-ply').textContent = `${replay.index} / ${replay.fens.length - 1}`;
   [...$('replay-moves').children].forEach((item, i) => item.classList.toggle('now', i === replay.index - 1));
+}
+
+/** Replays a saved game's PGN (full game) chosen in the setup. */
+async function replayFile() {
+  const file = $('replay-file').files[0];
+  if (!file) return;
+  try {
+    const state = await api('POST', '/api/play/replay', { pgn: await file.text() });
+    game = null;
+    $('game').hidden = true;
+    $('play-line').textContent = `${state.title}: a saved game`;
+    say('setup-status', `${plural(state.plies, 'move')} replayed.`, 'good');
+    finish(state);
+  } catch (error) {
+    say('setup-status', error.message, 'bad');
+  }
 }
 
 // --- spectators ------------------------------------------------------------------------------
@@ -290,6 +307,7 @@ async function watch(id) {
 // --- wiring ------------------------------------------------------------------------------------
 async function init() {
   $('setup-form').addEventListener('submit', start);
+  $('replay-file').addEventListener('change', replayFile);
   $('play-mode').addEventListener('change', () => { $('side-field').hidden = $('play-mode').value !== 'computer'; });
   $('curtain-go').addEventListener('click', () => lowerCurtain().catch(error => say('play-answer', error.message, 'bad')));
   $('play-send').addEventListener('click', () => send($('play-move').value.trim()));
