@@ -72,17 +72,28 @@ def configurations(loopback: int) -> list[tuple[str, dict]]:
     return rows
 
 
+def warm_up() -> str:
+    """Load the numba kernels (from the disk cache) in this process: a mate in 1 verified."""
+    problem = ksolve.load_problem_text('stipulation = "#1"\nrules = "berkeley"\n[position]\n'
+                                       'fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\n')
+    return ksolve.verify(problem).verdict
+
+
 @contextmanager
 def client_of(setting: dict, workers_wanted: int) -> Iterator:
+    """No client (this process), or a cluster's, its workers warmed up before the clock starts."""
     if not setting:
+        warm_up()
         yield None
     elif "loopback" in setting:
         with loopback_cluster(setting["loopback"]) as address, cluster_client(scheduler=address) as client:
             client.wait_for_workers(setting["loopback"], timeout=120)
+            client.run(warm_up)
             yield client
     else:
         with cluster_client(jobs=setting["jobs"], memory_limit="4GB") as client:
             client.wait_for_workers(setting["jobs"], timeout=120)
+            client.run(warm_up)
             yield client
 
 
