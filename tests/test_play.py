@@ -154,6 +154,8 @@ def test_bad_input_is_one_line_and_the_game_goes_on():
     assert game.attempt("e2e4").moved
     with pytest.raises(PlayError, match="^rules: unknown rule set"):
         GameSession("chess960")
+    with pytest.raises(PlayError, match="^rules: orthodox is not played here"):
+        GameSession("orthodox")
     with pytest.raises(PlayError, match="standard start"):
         GameSession("fog-of-war", "4k3/8/8/8/8/8/8/4K3 w - - 0 1")
 

@@ -92,6 +92,8 @@ class GameSession:
             self.rules = get_rules(rules)
         except UnknownRules as error:
             raise PlayError(f"rules: {error}") from None
+        if not (self.rules.fog or self.rules.kriegspiel_games):
+            raise PlayError(f"rules: {rules} is not played here (the Kriegspiel rule sets and fog-of-war)")
         self.rules_name = rules
         if self.rules.fog and fen not in (None, STANDARD_FEN):
             raise PlayError("fen: Fog of War is played from the standard start position only")
