@@ -5,7 +5,6 @@ is one error line."""
 
 from __future__ import annotations
 
-import pytest
 from click.testing import CliRunner
 
 import ksolve
@@ -17,7 +16,6 @@ SPEC = ComposeSpec(parse_material("KR v K"), ("p?:a-file",), moves=2, rules="ber
                    seconds=30)
 
 
-@pytest.mark.slow
 def test_compose_finds_a_sound_problem_with_a_hidden_unit(tmp_path) -> None:
     report = compose(SPEC)
     assert len(report.problems) == 1 and report.stages["sound"] >= 1
@@ -40,7 +38,6 @@ def test_the_same_seed_gives_the_same_problems() -> None:
     assert [p.text for p in first.problems] == [p.text for p in again.problems] and first.problems
 
 
-@pytest.mark.slow
 def test_moves_of_near_misses_that_are_illegal_end_at_the_legality_check() -> None:
     spec = ComposeSpec(parse_material("KQ v K"), (), moves=2, rules="berkeley", count=50, seed=2, batch=16,
                        max_candidates=32)
@@ -58,7 +55,6 @@ def test_ranking_prefers_a_quiet_refused_key_and_economy() -> None:
     assert fine.terms().startswith("quiet key +3, key refused in some positions +2, No branches 2 +2")
 
 
-@pytest.mark.slow
 def test_compose_command_writes_problems_booklet_and_resumes(tmp_path) -> None:
     args = ["compose", "--material", "KR v K", "--hidden", "p?:a-file", "--moves", "2", "--count", "1",
             "--seed", "1", "--batch", "16", "-o", str(tmp_path)]

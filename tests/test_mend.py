@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from click.testing import CliRunner
 
 import ksolve
@@ -28,7 +27,6 @@ def test_the_cooked_problem_is_cooked() -> None:
     assert sorted(key.move for key in report.keys) == ["c6b6", "c6c7"]
 
 
-@pytest.mark.slow
 def test_mend_adds_a_man_that_refutes_the_cook() -> None:
     problem = ksolve.load_problem_text(COOKED)
     report = mend(problem, kinds=("add",), seconds=30, max_fixes=None)
