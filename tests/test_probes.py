@@ -19,6 +19,7 @@ from ksolve.belief import BeliefState
 from ksolve.board import position_to_board
 from ksolve.certificates import certificate
 from ksolve.checker.replay import check_certificate_text
+from ksolve.checker.schema import CertificateError
 from ksolve.problem import ProblemError, load_problem, load_problem_text
 from ksolve.report import REPORT_FORMATS, render_report
 from ksolve.rules import get_rules
@@ -147,7 +148,8 @@ def test_a_probe_wins_where_berkeley_needs_five_moves() -> None:
     assert ProbesBruteForce(1).wins(_epds(belief), 2)
 
 
-MODERN = 'stipulation = "#2"\nrules = "modern"\n{extra}[position]\nfen = "8/8/2K5/8/8/8/8/3R4 w - - 0 1"\nhidden = ["k:a8,b8,c8"]\n'
+MODERN = ('stipulation = "#2"\nrules = "modern"\n{extra}[position]\nfen = "8/8/2K5/8/8/8/8/3R4 w - - 0 1"\n'
+          'hidden = ["k:a8,b8,c8"]\n')
 
 
 @pytest.mark.parametrize("extra, field, reason", [
@@ -155,8 +157,8 @@ MODERN = 'stipulation = "#2"\nrules = "modern"\n{extra}[position]\nfen = "8/8/2K
     ("probes = 8\n", "probes", "a probe names 1 to 7 squares, not 8"),
     ('probes = "3"\n', "probes", "must be the number of squares per probe, 1 to 7, got '3'"),
     ("probes = true\n", "probes", "must be the number of squares per probe, 1 to 7, got True"),
-    ('[[condition]]\nmove = "a8b8"\n', "condition", "[[condition]] together with probes (rules = 'modern') is not "
-                                                   "supported"),
+    ('[[condition]]\nmove = "a8b8"\n', "condition",
+     "[[condition]] together with probes (rules = 'modern') is not supported"),
 ])
 def test_bad_probes_field_is_one_line(extra: str, field: str, reason: str) -> None:
     with pytest.raises(ProblemError) as error:
@@ -198,3 +200,16 @@ def test_modern_01_solved_reported_and_certificate_checked() -> None:
     wide = {**node, "probe": sorted(set(node["probe"]) | {"h1", "h2", "h3"})[:problem.rules.probes + 1]}
     result = check_certificate_text(problem.text, {**cert, "initial": [[cert["initial"][0][0], wide]]}, "m.toml")
     assert not result.verified and "squares" in result.reason
+
+
+def test_checker_refuses_a_second_probe_and_probes_under_berkeley() -> None:
+    """One probe a turn, at its start; no probe under a rule set without them."""
+    problem = load_problem(Path(__file__).resolve().parent.parent / "problems" / "modern-01.toml")
+    cert = certificate(problem, solve(problem))
+    observation, node = cert["initial"][0]
+    twice = {"probe": ["a1"], "answers": [[{"a1": None}, node]]}
+    result = check_certificate_text(problem.text, {**cert, "initial": [[observation, twice]]}, "m.toml")
+    assert not result.verified and "a probe after this turn's probe" in result.reason
+    with pytest.raises(CertificateError, match="the berkeley rule set has no probes"):
+        check_certificate_text(problem.text.replace('"modern"', '"berkeley"').replace("probes = 1\n", ""),
+                               {**cert, "rules": "berkeley"}, "m.toml")

@@ -90,6 +90,11 @@ def _black_signatures(positions: np.ndarray) -> np.ndarray:
     return (positions[:, COLUMN_BLACK:COLUMN_BLACK + 6] * _SIGNATURE_WEIGHTS).sum(axis=1, dtype=np.uint64)
 
 
+def _unsplit(keys: np.ndarray) -> bool:
+    """Whether every row of ``keys`` is the same (a probe tells these positions nothing apart)."""
+    return bool((keys == keys[0]).all())
+
+
 class Prover:
     """Depth-bounded AND-OR search with a transposition table (the depth-first search)."""
 
@@ -155,12 +160,17 @@ class Prover:
 
     def _decide(self, belief: BeliefState, moves: int, state: int, entry: Entry) -> bool:
         """``wins`` past the table: search, and write the result into ``entry``."""
-        probes = self.probe_sets(belief, state)
-        if probes:
-            return self._decide_probe(belief, moves, probes, entry)
+        if state == FRESH and self.rules.probes:
+            if moves <= self.orthodox_depth and not self._orthodox_bound_holds(belief, moves):
+                self.run.stats.bound_cuts += 1  # full information is the most a probe can give
+                entry.disproven = max(entry.disproven, moves)
+                return False
+            probes = self.probe_sets(belief, state)
+            if probes:
+                return self._decide_probe(belief, moves, probes, entry)
         stats = self.run.stats
         can_ask = self.rules.can_ask(state)
-        if moves == 1 and state in (FRESH, ASKED):
+        if moves == 1 and state in (FRESH, ASKED, PROBED):
             stats.leaf_calls += 1
             won, attempts = win_now(belief.positions, self._spec)
             if won:
@@ -176,7 +186,7 @@ class Prover:
             entry.disproven = max(entry.disproven, moves)
             return False
         killers_first = None
-        if moves <= self.viable_depth and len(belief) > FEW_POSITIONS and state == FRESH and not can_ask:
+        if moves <= self.viable_depth and len(belief) > FEW_POSITIONS and state in (FRESH, PROBED) and not can_ask:
             killers_first = self._killers_first(belief)
             if self._few_refute(killers_first, moves):
                 entry.disproven = max(entry.disproven, moves)
@@ -194,15 +204,20 @@ class Prover:
 
     def _decide_probe(self, belief: BeliefState, moves: int, probes: list[int], entry: Entry) -> bool:
         """A fresh turn with probes: some probe set whose every answer wins (probing
-        is never worse than not probing, so the turn only probes)."""
-        if moves <= self.orthodox_depth and not self._orthodox_bound_holds(belief, moves):
-            self.run.stats.bound_cuts += 1  # full information is the most a probe can give
-            entry.disproven = max(entry.disproven, moves)
-            return False
+        is never worse than not probing, so the turn only probes).
+
+        A class found lost refutes every later probe set that does not split
+        it: that set's answer holding the class is a larger belief, lost too."""
+        lost: list[BeliefState] = []
         for mask in probes:
-            if self.probe_wins(belief, mask, moves):
+            if any(_unsplit(self.rules.probe_answers(part.positions, mask)) for part in lost):
+                self.run.stats.pruned_attempts += 1
+                continue
+            loser = self._probe_loser(belief, mask, moves)
+            if loser is None:
                 entry.proven, entry.move = moves, probe_move(mask)
                 return True
+            lost.append(loser)
         entry.disproven = max(entry.disproven, moves)
         return False
 
@@ -223,7 +238,12 @@ class Prover:
 
     def probe_wins(self, belief: BeliefState, mask: int, moves: int) -> bool:
         """Whether probing the squares of ``mask`` wins within ``moves`` whatever they show."""
-        return all(self.wins(part, moves, PROBED) for _, part in self.probe_classes(belief, mask))
+        return self._probe_loser(belief, mask, moves) is None
+
+    def _probe_loser(self, belief: BeliefState, mask: int, moves: int) -> BeliefState | None:
+        """The first answer to a probe of ``mask`` that White cannot win, or None."""
+        return next((part for _, part in self.probe_classes(belief, mask) if not self.wins(part, moves, PROBED)),
+                    None)
 
     def ask_wins(self, belief: BeliefState, moves: int) -> bool:
         """Whether asking "Any?" now wins within ``moves`` whatever the answer."""
@@ -385,7 +405,8 @@ class Prover:
         if not self.wins(belief, moves, state):
             raise ValueError("no winning strategy within the given moves")
         entry = self.table.entry(belief, state)
-        if entry.proven == 1 and entry.move != ASK and not probe_mask(entry.move) and state in (FRESH, ASKED):
+        if (entry.proven == 1 and entry.move != ASK and not probe_mask(entry.move)
+                and state in (FRESH, ASKED, PROBED)):
             _, attempts = win_now(belief.positions, self._spec)
             return (entry.move if entry.move in {int(a) for a in attempts} else int(attempts[0])), 1
         return entry.move, entry.proven
