@@ -247,8 +247,9 @@ def _maximal(found: list[tuple[int, np.ndarray]]) -> list[tuple[int, np.ndarray]
         by_partition.setdefault(labels.tobytes(), (mask, labels))
     items = sorted(by_partition.values(), key=lambda item: -int(item[1].max()))
     kept: list[tuple[int, np.ndarray]] = []
-    for mask, labels in items:  # most classes first: a refining partition has at least as many
-        if not any(_finer_or_equal(other, labels) for _, other in kept):
+    for mask, labels in items:  # most classes first: a strictly finer partition has more
+        classes = int(labels.max())
+        if not any(int(other.max()) > classes and _finer_or_equal(other, labels) for _, other in kept):
             kept.append((mask, labels))
     return kept
 
