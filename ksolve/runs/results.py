@@ -1,6 +1,6 @@
-"""The results file of a run: one JSON object per line, appended (and flushed
-to disk) as each task finishes, so that a crash or a killed worker loses no
-finished result and a re-run skips the tasks already done.
+"""The results file of a run: one JSON object per line, appended (and flushed)
+as each task finishes, so that a crash or a killed worker loses no finished
+result and a re-run skips the tasks already done.
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "run.jsonl")
@@ -16,10 +16,14 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+SYNC_SECONDS = 1.0
+"""How often the file is synced to the disk (an fsync costs milliseconds: one per row would
+bound a large cluster's run to a few hundred results a second)."""
 DONE, FAILED = "done", "failed"
 """A task's end: its value computed, or no value (killed every time it ran, over its time, an error)."""
 
@@ -52,6 +56,7 @@ class ResultsFile:
     def __init__(self, path: str | Path | None) -> None:
         self.path = Path(path) if path is not None else None
         self._memory: list[TaskResult] = []
+        self._synced = float("-inf")
 
     def finished(self) -> dict[str, TaskResult]:
         """The tasks done so far, by key (a later line wins; failed tasks are left out: a
@@ -65,7 +70,9 @@ class ResultsFile:
         return rows
 
     def append(self, result: TaskResult) -> None:
-        """Write one row and flush it to disk before returning."""
+        """Write one row and hand it to the operating system before returning (a crash or
+        kill of this process then loses nothing); the file is synced to the disk at most
+        every ``SYNC_SECONDS`` (a power cut may lose the last second's rows)."""
         if self.path is None:
             self._memory.append(result)
             return
@@ -75,7 +82,9 @@ class ResultsFile:
             line = json.dumps(result.as_dict(), separators=(",", ":")) + "\n"
             out.write((("\n" if torn else "") + line).encode())  # a torn last line stays apart
             out.flush()
-            os.fsync(out.fileno())
+            if time.monotonic() - self._synced >= SYNC_SECONDS:
+                os.fsync(out.fileno())
+                self._synced = time.monotonic()
 
     def _rows(self) -> list[TaskResult]:
         if self.path is None:
