@@ -174,14 +174,14 @@ class GameSession:
         mover = self.to_move
         if move not in self.referee.askable():
             kind = self.referee.impossible_answer
-            words = self._refusal_words() if kind == "illegal" else kind.capitalize()
+            words = self.rules.refusal_words if kind == "illegal" else kind.capitalize()
             self._say(words, (mover,))
             return Answer(kind, words)
         before = self.referee.position.copy()
         answer = self.referee.attempt(move)
         if answer.kind == "illegal":
             self._actions.append(Refused(token))
-            words = self._refusal_words()
+            words = self.rules.refusal_words
             self._say(f"{token}: {words}", (mover,))
             return Answer("illegal", words)
         code = answer.code
@@ -209,9 +209,6 @@ class GameSession:
         return Game(self.rules_name, tuple(self.turns), self.fen, None, self.result, tags)
 
     # --- inside -----------------------------------------------------------------------
-    def _refusal_words(self) -> str:
-        return "No" if getattr(self.rules, "refusal_count_heard", True) else "Illegal"
-
     def _say(self, text: str, heard_by: tuple[chess.Color, ...]) -> None:
         self.log.append(LogEntry(self.number, text, heard_by))
 
@@ -228,7 +225,7 @@ class GameSession:
         position = self.referee.position
         self.positions.append(position.copy())
         opponent_heard = heard_actions(self.rules_name, turn.actions, position_to_board(before)) \
-            if getattr(self.rules, "kriegspiel_games", False) else ()
+            if self.rules.kriegspiel_games else ()
         if self.rules.fog:
             self.log.append(LogEntry(number, f"{turn.move}: {_fog_words(turn.code, True)}", (mover,)))
             self.log.append(LogEntry(number, f"{'White' if turn.white else 'Black'} "

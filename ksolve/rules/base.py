@@ -203,6 +203,11 @@ class RuleSet(ABC):
             return "No"
         return "Try" if self.any_obliges_until_capture else "Yes"
 
+    @property
+    def refusal_words(self) -> str:
+        """The referee's word for an attempt he refuses (a game's log says it)."""
+        return "No"
+
     def state_after_refusal(self, state: int) -> int:
         """The turn's state after a "No" (English: one refused pawn try fulfils "Yes")."""
         return ASKED if state == MUST_TRY else state

@@ -80,6 +80,11 @@ class KriegspielRules(RuleSet):
     """RAND: the side that gives stalemate wins (still not a mate for the solver)."""
     kriegspiel_games: bool = True
 
+    @property
+    def refusal_words(self) -> str:
+        """"No", or "Illegal" where the opponent hears nothing of it (Wild 16)."""
+        return "No" if self.refusal_count_heard else "Illegal"
+
     @cached_property
     def flags(self) -> np.ndarray:
         """The kernels' flag vector for this rule set (built once: it is on the hot path)."""
