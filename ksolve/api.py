@@ -96,11 +96,13 @@ def solve(problem: "Problem | Analysis", *, rules: "RuleSet | str | None" = None
 
 def verify(problem: "Problem | Analysis", *, rules: "RuleSet | str | None" = None, moves: int | None = None,
            limits: Limits | None = None, tries: int | None = None, duals: bool = True,
-           progress: Progress | None = None) -> "Verification":
-    """Keys, cooks, short solutions, tries with refutations and duals (``tries``: keep the best k)."""
+           progress: Progress | None = None, jobs: int = 1) -> "Verification":
+    """Keys, cooks, short solutions, tries with refutations and duals (``tries``: keep the best k;
+    ``jobs``: worker processes sharing the first attempts, the same answers sooner on
+    several cores; a script that uses them needs the ``if __name__ == "__main__":`` guard)."""
     from ksolve.verification import verify as verify_problem
 
-    return verify_problem(problem, moves, rules, limits, tries, duals, progress)
+    return verify_problem(problem, moves, rules, limits, tries, duals, progress, jobs)
 
 
 def certificate(problem: Problem, solution: "Solution") -> dict[str, Any]:

@@ -20,8 +20,10 @@ solutions, tries with their refutations, and duals.
 
 from __future__ import annotations
 
+import functools
+from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import networkx as nx
 
@@ -34,6 +36,9 @@ from ksolve.search.pns import ProofNumberSearch
 from ksolve.search.prover import ASK, Prover
 from ksolve.search.run import Limits, Progress, SearchAborted
 from ksolve.solution import belief_summary, black_moves, move_label, played_label
+
+if TYPE_CHECKING:
+    from ksolve.parallel import Workers
 
 SOUND, COOKED, SHORT, NO_SOLUTION, UNKNOWN = "sound", "cooked", "short solution", "no solution", "unknown"
 EXIT_CODES = {SOUND: 0, COOKED: 1, SHORT: 1, NO_SOLUTION: 1, UNKNOWN: 3}
@@ -142,56 +147,100 @@ class Verification:
 
 def verify(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet | str | None = None,
            limits: Limits | None = None, tries: int | None = None, duals: bool = True,
-           progress: Progress | None = None) -> Verification:
-    """Check every first attempt of ``problem`` (``tries``: keep the best k tries)."""
+           progress: Progress | None = None, jobs: int = 1, workers: "Workers | None" = None) -> Verification:
+    """Check every first attempt of ``problem`` (``tries``: keep the best k tries;
+    ``jobs``: worker processes sharing the first attempts, ``ksolve.parallel``;
+    ``workers``: such processes already started, left running)."""
     from ksolve.solver import as_analysis
 
     started = work_clock()  # the verification's time, without compiling kernels
     analysis = as_analysis(problem, rules, moves)
     rules, moves = analysis.rules, analysis.moves
     classes = [first.belief for first in analysis.classes]
-    prover = analysis.prover(limits, progress)
-    needed: dict[int, int] = {}
-    """The fewest moves of each key found so far."""
     report = Verification(UNKNOWN, moves, published_key=analysis.problem.published_key,
                           published_label=_published_label(classes[0], analysis.problem.published_key),
                           belief_size=len(analysis.belief), rules=rules.name, goal=rules.goal)
+    firsts = _first_attempts(rules, classes)
+    if (jobs > 1 or workers is not None) and len(firsts) > 1:
+        from ksolve.parallel import Workers
+
+        with nullcontext(workers) if workers is not None else Workers(min(jobs, len(firsts))) as pool:
+            pool.load(analysis, limits, progress)
+            split = pool.keys_and_tries(firsts)
+            question_prover = functools.cache(lambda: analysis.prover(limits, progress))
+            """Asking "Any?" first is searched here, when no attempt wins (rare): so are its duals."""
+            _conclude(report, analysis, split.needed, split.tries, split.aborted, split.depth, tries, question_prover,
+                      (lambda key: _duals_of(question_prover(), classes, moves, key) if key == ASK
+                       else pool.duals(firsts, key)) if duals else None)
+        report.nodes, report.seconds = split.nodes, work_clock() - started
+        return report
+    prover = analysis.prover(limits, progress)
+    needed: dict[int, int] = {}
+    """The fewest moves of each key found so far."""
+    found: list[FirstMove] = []
+    aborted = None
     try:
-        firsts = _first_attempts(rules, classes)
         _winning_depths(prover, classes, firsts, moves, needed)
-        if not needed and rules.can_ask(FRESH):  # the strategy may have to begin with the question
-            _winning_depths(prover, classes, [ASK], moves, needed)
-        for first in firsts:
-            if first in needed:
-                report.keys.append(FirstMove(_uci(first), _label(classes[0], first), needed[first]))
-            else:
-                report.tries.append(FirstMove(_uci(first), _label(classes[0], first),
-                                              refutation=_refute_first(prover, classes, first, moves)))
-        if ASK in needed:
-            report.keys.append(FirstMove("any", "Any?", needed[ASK]))
-            report.after_question = _attempts_after_question(prover, classes, needed[ASK])
-        report.tries_total = len(report.tries)
-        report.tries.sort(key=try_rank)
-        if tries is not None:
-            report.tries = report.tries[:tries]
-    except SearchAborted as aborted:
-        depth = prover.run.depth
-        if needed:
-            found = ", ".join(f"1.{_label(classes[0], first)}! (#{fewest})" for first, fewest in needed.items())
-            report.reason = f"{aborted}; keys so far {found}, depth {depth} not decided"
-        else:
-            report.reason = f"{aborted}" + (f"; no first move wins in {depth - 1} or fewer, {depth} not decided"
-                                            if depth > 1 else "")
-    else:
-        report.verdict = (NO_SOLUTION if not report.keys else SHORT if report.short
-                          else COOKED if len(report.keys) > 1 else SOUND)
-        if duals and len(report.keys) == 1:
-            try:
-                report.duals_checked = find_duals(prover, classes, moves, report.duals)
-            except SearchAborted as aborted:
-                report.reason = f"duals not all checked: {aborted}"
+        needed = {first: needed[first] for first in firsts if first in needed}  # keys in the attempts' order
+        found = [FirstMove(_uci(first), _label(classes[0], first), refutation=_refute_first(prover, classes, first, moves))
+                 for first in firsts if first not in needed]
+    except SearchAborted as stop:
+        aborted = str(stop)
+    _conclude(report, analysis, needed, found, aborted, prover.run.depth, tries, lambda: prover,
+              (lambda key: _duals_of(prover, classes, moves, key)) if duals else None)
     report.nodes, report.seconds = prover.stats.nodes, work_clock() - started
     return report
+
+
+def _duals_of(prover: Prover, classes: list[BeliefState], moves: int, key: int
+              ) -> tuple[list[dict[str, Any]], bool, str | None]:
+    """``(duals, all checked, why not)`` of the key's strategy."""
+    found: list[dict[str, Any]] = []
+    try:
+        return found, find_duals(prover, classes, moves, found, key), None
+    except SearchAborted as stop:
+        return found, False, str(stop)
+
+
+def _conclude(report: Verification, analysis: Analysis, needed: dict[int, int], found: list[FirstMove],
+              aborted: str | None, depth: int | None, tries: int | None, question_prover: Callable[[], Prover],
+              duals: Callable[[int], tuple[list[dict[str, Any]], bool, str | None]] | None) -> None:
+    """Fill ``report`` from the keys' fewest moves (``needed``), the tries
+    ``found`` and why the search stopped (``aborted``, at ``depth``); if no
+    attempt wins, whether asking "Any?" first does (by ``question_prover()``);
+    and ``duals(key)`` of a sound problem's key."""
+    classes = [first.belief for first in analysis.classes]
+    moves = analysis.moves
+    if aborted is not None:
+        if needed:
+            keys = ", ".join(f"1.{_label(classes[0], first)}! (#{fewest})" for first, fewest in needed.items())
+            report.reason = f"{aborted}; keys so far {keys}, depth {depth} not decided"
+        else:
+            report.reason = f"{aborted}" + (f"; no first move wins in {depth - 1} or fewer, {depth} not decided"
+                                            if depth and depth > 1 else "")
+        return
+    if not needed and analysis.rules.can_ask(FRESH):  # the strategy may have to begin with the question
+        prover = question_prover()
+        try:
+            _winning_depths(prover, classes, [ASK], moves, needed)
+        except SearchAborted as stop:
+            report.reason = f"{stop}; no first move wins in {moves}, asking 'Any?' first not decided"
+            return
+    for first, fewest in sorted(needed.items(), key=lambda item: item[0] == ASK):  # "Any?" last
+        label = "Any?" if first == ASK else _label(classes[0], first)
+        report.keys.append(FirstMove("any" if first == ASK else _uci(first), label, fewest))
+    if ASK in needed:
+        report.after_question = _attempts_after_question(prover, classes, needed[ASK])
+    report.tries = sorted(found, key=try_rank)
+    report.tries_total = len(report.tries)
+    if tries is not None:
+        report.tries = report.tries[:tries]
+    report.verdict = (NO_SOLUTION if not report.keys else SHORT if report.short
+                      else COOKED if len(report.keys) > 1 else SOUND)
+    if duals is not None and len(report.keys) == 1:
+        report.duals, report.duals_checked, reason = duals(next(iter(needed)))
+        if reason is not None:
+            report.reason = f"duals not all checked: {reason}"
 
 
 def _first_attempts(rules: RuleSet, classes: list[BeliefState]) -> list[int]:
@@ -296,9 +345,10 @@ def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: in
     there, e.g. ``Nf2+``), ``reply`` (what White hears of Black's reply, or
     None), ``black_moves`` (Black moves into that class, SAN), ``size``,
     ``hidden`` (the hidden units' squares there), ``kind`` (``NO_WIN``,
-    ``REFUSED`` or ``ENDS``) and ``reason``.  Classes the table already knows
-    to be lost are taken first (the search that disproved ``move`` left them
-    there), then the others are searched.
+    ``REFUSED`` or ``ENDS``) and ``reason``.  The classes are taken in the
+    referee's order (replies largest first), so the refutation is the same
+    whatever the table holds (one process or several, any memory budget);
+    the table only makes deciding them cheap.
     """
     rules = prover.rules
     after = rules.state_after_refusal(state)
@@ -312,40 +362,29 @@ def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: in
             return refutation_of(rules.describe(key), played, part, ENDS, "the game ends without a win")
         if outcome is Outcome.GOES_ON and moves == 1:
             return refutation_of(rules.describe(key), played, part, NO_WIN, f"no {_goal(rules)} with this move")
-    for known_only in (True, False):
-        for key, outcome, part in classes:
-            if outcome is Outcome.REFUSED:
-                if _lost(prover, part, moves, after, known_only):
-                    return refutation_of("No", None, part, NO_WIN, f"no {_goal(rules)} in {moves} after the refusal")
-                continue
-            if outcome is not Outcome.GOES_ON:
-                continue
-            if known_only and prover.table.after_move_result(part, moves - 1) is not False:
-                continue
-            played = played_label(rules, label, key)
-            for reply_key, reply_part in sorted(part.replies(rules), key=lambda kc: -len(kc[1])):
-                if rules.outcome(reply_key) is not Outcome.GOES_ON:
-                    return refutation_of(rules.describe(key), played, reply_part, NO_WIN,
-                                         "Black's reply ends the game", rules.describe(reply_key),
-                                         black_moves(part, reply_part))
-                if _lost(prover, reply_part, moves - 1, FRESH, known_only):
-                    return refutation_of(rules.describe(key), played, reply_part, NO_WIN,
-                                         f"no {_goal(rules)} in {moves - 1}", rules.describe(reply_key),
-                                         black_moves(part, reply_part))
+    for key, outcome, part in classes:
+        if outcome is Outcome.REFUSED:
+            if not prover.wins(part, moves, after):
+                return refutation_of("No", None, part, NO_WIN, f"no {_goal(rules)} in {moves} after the refusal")
+            continue
+        if outcome is not Outcome.GOES_ON:
+            continue
+        played = played_label(rules, label, key)
+        for reply_key, reply_part in sorted(part.replies(rules), key=lambda kc: -len(kc[1])):
+            if rules.outcome(reply_key) is not Outcome.GOES_ON:
+                return refutation_of(rules.describe(key), played, reply_part, NO_WIN,
+                                     "Black's reply ends the game", rules.describe(reply_key),
+                                     black_moves(part, reply_part))
+            if not prover.wins(reply_part, moves - 1):
+                return refutation_of(rules.describe(key), played, reply_part, NO_WIN,
+                                     f"no {_goal(rules)} in {moves - 1}", rules.describe(reply_key),
+                                     black_moves(part, reply_part))
     raise ValueError("the attempt wins: nothing to refute")
 
 
 def _goal(rules: RuleSet) -> str:
     """"mate" or "king capture": the goal in words."""
     return rules.goal.replace("-", " ")
-
-
-def _lost(prover: Prover, belief: BeliefState, moves: int, state: int, known_only: bool) -> bool:
-    """Whether White cannot win ``belief`` in ``moves``: from the table only, or by searching."""
-    if known_only:
-        entry = prover.entry(belief, state)
-        return entry is not None and entry.disproven >= moves
-    return not prover.wins(belief, moves, state)
 
 
 def refutation_of(answer: str, san: str | None, part: BeliefState, kind: str, reason: str,
@@ -409,8 +448,10 @@ def refutation_text(refutation: dict[str, Any]) -> str:
 
 
 # --- duals -----------------------------------------------------------------------
-def find_duals(prover: Prover, classes: list[BeliefState], moves: int, found: list[dict[str, Any]]) -> bool:
-    """Append to ``found`` the duals of the proven strategy, as composers
+def find_duals(prover: Prover, classes: list[BeliefState], moves: int, found: list[dict[str, Any]],
+               key: int | None = None) -> bool:
+    """Append to ``found`` the duals of the proven strategy (beginning with
+    ``key``, default the prover's choice), as composers
     count them: a White turn (after the key) where another attempt forces
     mate as fast as the strategy's move does there (the moves its own line
     needs, at worst), in SAN, marked ``main_line`` when the turn is on the
@@ -421,7 +462,7 @@ def find_duals(prover: Prover, classes: list[BeliefState], moves: int, found: li
 
     for part in classes:
         beliefs: dict[int, tuple[BeliefState, int]] = {}
-        tree = strategy_tree(prover, part, moves, beliefs)
+        tree = strategy_tree(prover, part, moves, beliefs, first=key)
         reader = TreeReader(tree)
         main = reader.main_line()
         for node, (belief, state) in beliefs.items():

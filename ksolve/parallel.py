@@ -1,0 +1,213 @@
+"""One verification over several worker processes (``ksolve verify FILE --jobs N``).
+
+A verification is mostly the iterative deepening over every first attempt
+(which wins, and in how few moves) and each try's refutation; first attempts
+are independent questions, so they are dealt round-robin to ``jobs`` spawned
+worker processes, each with its own prover and tables, and what each finds
+(the fewest moves of its keys, its tries' refutations) is merged.  Both are
+exact, so the merged verdict, keys and tries are those of one process; the
+duals are then looked for by the worker that holds the key's proof.
+
+Workers send their progress (nodes, depth) at most once a second; Ctrl-C
+reaches only the parent, which stops them.
+
+>>> from ksolve.analysis import Analysis
+>>> from ksolve.board import move_from_uci
+>>> from ksolve.problem import load_problem_text
+>>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
+>>> with Workers(jobs=2) as workers:
+...     workers.load(Analysis(problem))
+...     split = workers.keys_and_tries([move_from_uci("h1h8"), move_from_uci("h1g1")])
+>>> [attempt.label for attempt in split.tries], list(split.needed.values())
+(['Rg1'], [1])
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import TYPE_CHECKING, Any
+
+from ksolve.compilation import work_clock
+from ksolve.errors import InputError
+from ksolve.search.run import Limits, Progress, SearchAborted, Stats
+
+if TYPE_CHECKING:
+    from ksolve.analysis import Analysis
+    from ksolve.verification import FirstMove
+
+SPAWN = multiprocessing.get_context("spawn")
+"""Workers are spawned, not forked: a forked copy of a process holding numba's threads is unsafe."""
+PROGRESS_EVERY = 1.0
+"""Seconds between two progress messages of a worker."""
+
+
+@dataclass
+class Split:
+    """What the workers found: each key's fewest moves, the tries, and how far they got."""
+
+    needed: dict[int, int] = field(default_factory=dict)
+    tries: list["FirstMove"] = field(default_factory=list)
+    nodes: int = 0
+    aborted: str | None = None
+    """Why a worker stopped early (its limit), None when all finished."""
+    depth: int | None = None
+    """The least depth a stopped worker had not decided."""
+
+
+class Workers:
+    """``jobs`` worker processes; ``load`` gives them a problem (they can serve
+    one after another), ``keys_and_tries`` and ``duals`` put them to work."""
+
+    def __init__(self, jobs: int) -> None:
+        self.progress: Progress | None = None
+        self.started = time.monotonic()
+        self.live: dict[int, tuple[int, int]] = {}
+        """Per worker: its nodes and depth as last reported."""
+        self.pipes: list[Connection] = []
+        self.processes = []
+        for _ in range(jobs):
+            parent, child = SPAWN.Pipe()
+            process = SPAWN.Process(target=_serve, args=(child,), daemon=True)
+            process.start()
+            child.close()
+            self.pipes.append(parent)
+            self.processes.append(process)
+
+    def load(self, analysis: "Analysis", limits: Limits | None = None, progress: Progress | None = None) -> None:
+        """Give every worker the analysis's problem, rules and moves, each with
+        its share of the limits (the memory budget and nodes split evenly)."""
+        limits = limits or Limits()
+        jobs = len(self.pipes)
+        share = Limits(limits.seconds, None if limits.nodes is None else max(1, limits.nodes // jobs),
+                       None if limits.memory is None else limits.memory // jobs)
+        self.progress, self.started, self.live = progress, time.monotonic(), {}
+        for pipe in self.pipes:
+            pipe.send(("load", analysis.problem, analysis.rules, analysis.moves, share))
+        for _ in self._answers(range(jobs)):
+            pass
+
+    def __enter__(self) -> "Workers":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop every worker (at once: what they were doing is no longer wanted)."""
+        for process in self.processes:
+            if process.is_alive():
+                process.terminate()
+        for process in self.processes:
+            process.join(5)
+        for pipe in self.pipes:
+            pipe.close()
+
+    def keys_and_tries(self, firsts: list[int]) -> Split:
+        """Each first attempt decided by one worker (round-robin), the results merged."""
+        groups = [firsts[index::len(self.pipes)] for index in range(len(self.pipes))]
+        for pipe, group in zip(self.pipes, groups):
+            pipe.send(("keys", group))
+        split = Split()
+        for answer in self._answers(range(len(self.pipes))):
+            _, needed, tries, nodes, aborted, depth = answer
+            split.needed.update(needed)
+            split.tries.extend(tries)
+            split.nodes += nodes
+            if aborted is not None:
+                split.aborted = split.aborted or aborted
+                split.depth = depth if split.depth is None else min(split.depth, depth)
+        from ksolve.verification import _uci
+
+        order = {move: index for index, move in enumerate(firsts)}
+        split.needed = dict(sorted(split.needed.items(), key=lambda item: order[item[0]]))
+        uci_order = {_uci(move): index for index, move in enumerate(firsts)}
+        split.tries.sort(key=lambda attempt: uci_order[attempt.move])  # as one process lists them
+        return split
+
+    def duals(self, firsts: list[int], key: int) -> tuple[list[dict[str, Any]], bool, str | None]:
+        """The duals of the key's strategy, from the worker that proved the key:
+        ``(duals, all checked, why not)``."""
+        worker = firsts.index(key) % len(self.pipes)
+        self.pipes[worker].send(("duals", key))
+        _, found, checked, reason = next(self._answers([worker]))
+        return found, checked, reason
+
+    def _answers(self, workers) -> Any:
+        """The final answers of ``workers``, relaying their progress meanwhile."""
+        waiting = {self.pipes[index]: index for index in workers}
+        while waiting:
+            for pipe in wait(list(waiting)):
+                try:
+                    message = pipe.recv()
+                except (EOFError, OSError):
+                    raise RuntimeError("a verification worker died (out of memory, or killed)") from None
+                if message[0] == "progress":
+                    self._progress(waiting[pipe], *message[1:])
+                    continue
+                if message[0] == "error":
+                    raise InputError(message[1])
+                del waiting[pipe]
+                yield message
+
+    def _progress(self, worker: int, nodes: int, depth: int) -> None:
+        self.live[worker] = (nodes, depth)
+        if self.progress is None:
+            return
+        stats = Stats(nodes=sum(n for n, _ in self.live.values()),
+                      started=work_clock() - (time.monotonic() - self.started))
+        self.progress(stats, min(d for _, d in self.live.values()))
+
+
+def _serve(pipe: Connection) -> None:
+    """A worker: answer ``load`` (build the analysis), ``keys`` and ``duals`` requests."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    from ksolve.analysis import Analysis
+    from ksolve.verification import FirstMove, _label, _refute_first, _uci, _winning_depths, find_duals
+
+    last = [0.0]
+
+    def progress(stats: Stats, depth: int) -> None:
+        if stats.seconds - last[0] >= PROGRESS_EVERY:
+            last[0] = stats.seconds
+            pipe.send(("progress", stats.nodes, depth))
+
+    prover = classes = moves = None
+    while True:
+        try:
+            request = pipe.recv()
+        except EOFError:
+            return
+        if request[0] == "load":
+            _, problem, rules, moves, limits = request
+            last[0] = 0.0
+            try:
+                analysis = Analysis(problem, rules, moves)
+                classes = [first.belief for first in analysis.classes]
+                prover = analysis.prover(limits, progress)
+            except InputError as error:
+                pipe.send(("error", str(error)))
+                continue
+            pipe.send(("loaded",))
+        elif request[0] == "keys":
+            needed: dict[int, int] = {}
+            tries: list[FirstMove] = []
+            aborted = None
+            try:
+                _winning_depths(prover, classes, request[1], moves, needed)
+                tries = [FirstMove(_uci(first), _label(classes[0], first),
+                                   refutation=_refute_first(prover, classes, first, moves))
+                         for first in request[1] if first not in needed]
+            except SearchAborted as stop:
+                aborted = str(stop)
+            pipe.send(("keys", needed, tries, prover.stats.nodes, aborted, prover.run.depth))
+        elif request[0] == "duals":
+            found: list[dict[str, Any]] = []
+            try:
+                checked, reason = find_duals(prover, classes, moves, found, key=request[1]), None
+            except SearchAborted as stop:
+                checked, reason = False, str(stop)
+            pipe.send(("duals", found, checked, reason))

@@ -1,0 +1,62 @@
+"""One verification over several worker processes (``ksolve.parallel``): the
+same verdicts, keys with their fewest moves, tries and refutations as one
+process, on random problems and bundled ones."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import ksolve
+from ksolve.parallel import Workers
+from ksolve.verification import verify
+from test_solver_vs_bruteforce import generate_problems
+
+BUNDLED = ["swart-1034", "anderson-23", "fog-03", "loustau-1988-b", "roche-1986", "semikriegspiel-01"]
+
+
+@pytest.fixture(scope="module")
+def pool():
+    with Workers(jobs=2) as workers:
+        yield workers
+
+
+def facts(report) -> tuple:
+    """What must not depend on how many processes verified."""
+    return (report.verdict, [(key.move, key.moves) for key in report.keys], report.tries_total,
+            [(attempt.move, json.dumps(attempt.refutation, sort_keys=True)) for attempt in report.tries],
+            report.duals_checked, report.after_question)
+
+
+@pytest.mark.slow
+def test_random_problems_verify_alike_in_one_process_and_two(pool) -> None:
+    problems = [ksolve.load_problem_text(
+        f'stipulation = "#{random.moves}"\nrules = "{random.rules}"\n[position]\nfen = "{random.fen}"\n'
+        f'hidden = {json.dumps(list(random.hidden))}\n') for random, _ in generate_problems()[:40]]
+    verdicts = set()
+    for problem in problems:
+        alone = verify(problem)
+        assert facts(verify(problem, workers=pool)) == facts(alone), problem.text
+        verdicts.add(alone.verdict)
+    assert {"sound", "no solution"} <= verdicts
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_bundled_problems_verify_alike(pool, name: str) -> None:
+    problem = ksolve.load_problem(f"problems/{name}.toml")
+    alone = verify(problem)
+    split = verify(problem, workers=pool)
+    assert facts(split) == facts(alone)
+    assert len(split.duals) == len(alone.duals)
+
+
+def test_a_worker_that_dies_is_said_in_one_line() -> None:
+    problem = ksolve.load_problem("problems/rotenberg-1976.toml")
+    from ksolve.analysis import Analysis
+
+    with Workers(jobs=2) as workers:
+        workers.load(Analysis(problem))
+        workers.processes[1].kill()
+        with pytest.raises(RuntimeError, match="a verification worker died"):
+            workers.keys_and_tries(list(range(2)))
