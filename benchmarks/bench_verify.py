@@ -30,12 +30,13 @@ def verify_all(names: list[str] | None, timeout: float) -> dict[str, dict]:
     for path in sorted((ROOT / "problems").glob("*.toml")):
         if names and path.stem not in names:
             continue
-        problem = load_problem(path)
-        started = time.perf_counter()
-        report = verify(problem, limits=Limits(timeout))
-        rows[path.stem] = {"stipulation": problem.stipulation, "rules": problem.rules.name,
-                           **report.as_dict(), "wall_seconds": round(time.perf_counter() - started, 2)}
-        print(f"{path.stem}: {report.line()} ({rows[path.stem]['wall_seconds']} s)", flush=True)
+        for problem in load_problem(path).with_twins():  # each twin a row of its own
+            name = path.stem if not problem.twin else f"{path.stem}-{problem.twin}"
+            started = time.perf_counter()
+            report = verify(problem, limits=Limits(timeout))
+            rows[name] = {"stipulation": problem.stipulation, "rules": problem.rules.name,
+                          **report.as_dict(), "wall_seconds": round(time.perf_counter() - started, 2)}
+            print(f"{name}: {report.line()} ({rows[name]['wall_seconds']} s)", flush=True)
     return rows
 
 

@@ -75,10 +75,11 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
 @click.option("--at-most", is_flag=True,
               help="Prove mate in at most N without looking for a shorter mate (much faster on long problems).")
 @click.option("--full", is_flag=True, help="Print the whole strategy tree, every answer and reply class.")
+@click.option("--twin", "twin_name", metavar="NAME", help="Solve this twin ([[twin]] name) of the problem file.")
 @max_memory_option
 def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rules_name: str | None,
           timeout: float, max_nodes: int | None, as_json: bool, certificate_path: str | None,
-          search: str, at_most: bool, full: bool) -> None:
+          search: str, at_most: bool, full: bool, twin_name: str | None) -> None:
     """Prove that White wins whatever the hidden units and whatever Black plays,
     and print the strategy (exit 0), or that he cannot (exit 1); 3: unknown;
     130: interrupted (Ctrl-C), with what was established so far.
@@ -99,6 +100,7 @@ def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rul
     with input_errors():
         problem = ksolve.load_problem(file, ply=ply, moves=moves, max_positions=max_positions,
                                       resources=resources())
+        problem = _twin(problem, twin_name)
         if file.endswith(".pgn"):
             moves = None  # the stipulation came from --ply/--moves
         rules = ksolve.rule_set(rules_name) if rules_name else None
@@ -120,6 +122,21 @@ def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rul
         click.echo(render_solution_text(problem, result, full=full))
         click.echo(f"{result.nodes:,} nodes, {result.seconds:.2f} s", err=True)
     sys.exit(_exit_code(result.status))
+
+
+def _twin(problem, name: str | None):
+    """The twin called ``name`` (None: the problem as printed, saying on stderr
+    which twins the file has)."""
+    if name is None:
+        if problem.twins:
+            names = ", ".join(twin.twin for twin in problem.twins)
+            click.echo(f"ksolve: {problem.source} has twins {names}: --twin NAME solves one", err=True)
+        return problem
+    for twin in problem.twins:
+        if twin.twin == name:
+            return twin
+    names = ", ".join(twin.twin for twin in problem.twins) or "none"
+    fail(f"--twin: {problem.source} has no twin {name!r} (its twins: {names})")
 
 
 def _exit_code(status: str) -> int:
@@ -175,7 +192,8 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
         fail(f"{path}: no problem files (*.toml) in this folder")
     rules = load_rules(rules_name) if rules_name else None
     with input_errors():  # every file read before the first is verified
-        problems = [ksolve.load_problem(str(file), resources=resources()) for file in files]
+        problems = [member for file in files  # each twin verified on its own
+                    for member in ksolve.load_problem(str(file), resources=resources()).with_twins()]
     if (jobs is not None or scheduler) and Path(path).is_dir():
         from ksolve.cli_compose import verify_on_cluster
 
@@ -194,8 +212,8 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
     if as_json:
         import json
 
-        data = [{"problem": problem.source, **report.as_dict()} for problem, report in reports]
-        click.echo(json.dumps(data[0] if len(files) == 1 and not Path(path).is_dir() else data, indent=1))
+        data = [{"problem": problem.source, "id": problem.id, **report.as_dict()} for problem, report in reports]
+        click.echo(json.dumps(data[0] if len(data) == 1 and not Path(path).is_dir() else data, indent=1))
     elif len(reports) == 1 and not Path(path).is_dir():
         from ksolve.report.text import render_verification_text
 

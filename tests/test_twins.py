@@ -68,3 +68,27 @@ def test_bad_twins_are_one_line_errors(twin: str, field: str, reason: str) -> No
     with pytest.raises(ProblemError) as caught:
         load_problem_text(text, "bad.toml")
     assert caught.value.field_name == field and reason in caught.value.reason, caught.value
+
+
+def test_the_command_line_solves_a_named_twin_and_verifies_each(tmp_path) -> None:
+    """``solve --twin NAME`` solves that twin (without it: the problem as
+    printed, naming the twins on stderr); ``verify`` gives each twin its row."""
+    import json
+
+    from click.testing import CliRunner
+
+    from ksolve.cli import main
+
+    path = tmp_path / "demo.toml"
+    path.write_text(TWINS)
+    runner = CliRunner()
+    printed = runner.invoke(main, ["solve", str(path), "--json"])
+    assert printed.exit_code == 0 and "has twins b, c: --twin NAME solves one" in printed.stderr
+    twin = runner.invoke(main, ["solve", str(path), "--twin", "c", "--json"])
+    assert twin.exit_code == 1 and json.loads(twin.stdout)["status"] == "no solution"
+    missing = runner.invoke(main, ["solve", str(path), "--twin", "z"])
+    assert missing.exit_code == 2
+    assert missing.stderr.strip() == f"ksolve: error: --twin: {path} has no twin 'z' (its twins: b, c)"
+    verified = runner.invoke(main, ["verify", str(path), "--json"])
+    assert [(row["id"], row["verdict"]) for row in json.loads(verified.stdout)] == [
+        ("demo", "short solution"), ("demo-b", "short solution"), ("demo-c", "no solution")]
