@@ -166,3 +166,16 @@ def test_an_unreachable_scheduler_is_one_error_line(tmp_path) -> None:
     result = CliRunner().invoke(main, ["verify", str(tmp_path), "--scheduler", "tcp://127.0.0.1:9"])
     assert result.exit_code == 2
     assert result.stderr.strip().startswith("ksolve: error: --scheduler: cannot reach tcp://127.0.0.1:9")
+
+
+@pytest.mark.slow
+def test_generate_command_with_jobs_writes_the_set_and_resumes(tmp_path) -> None:
+    args = ["generate", "--games", "2", "--ply", "1", "--seed", "2", "--jobs", "2", "-o", str(tmp_path)]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    assert "turns examined" in first.stdout and "[2/2]" in first.stderr
+    stats = (tmp_path / "stats.csv").read_text()
+    rows = (tmp_path / "results.jsonl").read_text()
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 0 and again.stdout == first.stdout
+    assert (tmp_path / "stats.csv").read_text() == stats and (tmp_path / "results.jsonl").read_text() == rows
