@@ -172,12 +172,14 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
     """Check a problem's soundness: keys, cooks, short solutions, tries with
     their refutations, duals.  PATH is a problem file or a folder of them
     (then a summary table).  Exit 0 sound, 1 cooked / short / no solution,
-    3 unknown, 130 interrupted (Ctrl-C).  --jobs/--scheduler apply to a
-    folder for now: its problems verified at once on a Dask cluster.
+    3 unknown, 130 interrupted (Ctrl-C).  --jobs N: a folder's problems
+    verified at once on a local Dask cluster of N workers (--scheduler: an
+    existing cluster); one problem's first attempts shared by N worker
+    processes (the same answers, sooner on several cores).
 
     \b
     Example:
-      ksolve verify problems/rotenberg-1976.toml --tries 5
+      ksolve verify problems/rotenberg-1976.toml --tries 5 --jobs 2
       ksolve verify problems/ --jobs 2 --results verify.jsonl
     """
     from pathlib import Path
@@ -199,14 +201,18 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
 
         reports = verify_on_cluster(problems, moves, rules_name, timeout, max_tries, not no_duals, jobs, scheduler,
                                     results_path)
-    elif jobs is not None or scheduler or results_path:
-        fail("--jobs/--scheduler/--results: for a folder of problems (one problem's proof is not split yet)")
+    elif scheduler or results_path:
+        fail("--scheduler/--results: for a folder of problems (one problem's first attempts are shared by "
+             "local worker processes: --jobs N)")
     else:
+        import os
+
+        processes = 1 if jobs is None else jobs or os.cpu_count() or 1
         reports = []
         for problem in problems:
             with input_errors():
                 report = ksolve.verify(problem, rules=rules, moves=moves, limits=search_limits(timeout),
-                                       tries=max_tries, duals=not no_duals,
+                                       tries=max_tries, duals=not no_duals, jobs=processes,
                                        progress=progress_printer(subject=f"{problem.source}: verifying, "))
             reports.append((problem, report))
     if as_json:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -136,6 +136,14 @@ class Problem:
                 raise ProblemError(self.source, "position.hidden" if self.hidden else "position.fen",
                                    str(error)) from None
         return belief
+
+    def __getstate__(self) -> dict:
+        """What a copy in another process (a worker) gets: everything but the
+        progress callback of ``resources``, which belongs to the front end."""
+        state = dict(self.__dict__)
+        if self.resources is not None and self.resources.progress is not None:
+            state["resources"] = replace(self.resources, progress=None)
+        return state
 
     def with_twins(self) -> list["Problem"]:
         """The problem as printed, then each of its twins (each verified on its own)."""

@@ -60,3 +60,22 @@ def test_a_worker_that_dies_is_said_in_one_line() -> None:
         workers.processes[1].kill()
         with pytest.raises(RuntimeError, match="a verification worker died"):
             workers.keys_and_tries(list(range(2)))
+
+
+def test_the_command_line_verifies_one_problem_with_jobs() -> None:
+    """``ksolve verify FILE --jobs 2`` prints what ``--jobs 1`` prints (but the
+    nodes and seconds); ``--scheduler`` is for a folder."""
+    from click.testing import CliRunner
+
+    from ksolve.cli import main
+
+    runner = CliRunner()
+    outputs = []
+    for jobs in ("1", "2"):
+        result = runner.invoke(main, ["verify", "problems/swart-1034.toml", "--json", "--jobs", jobs])
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        outputs.append({key: value for key, value in data.items() if key not in ("nodes", "seconds")})
+    assert outputs[0] == outputs[1]
+    refused = runner.invoke(main, ["verify", "problems/swart-1034.toml", "--scheduler", "tcp://127.0.0.1:1"])
+    assert refused.exit_code == 2 and refused.stderr.startswith("ksolve: error: --scheduler/--results: for a folder")

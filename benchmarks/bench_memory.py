@@ -1,0 +1,115 @@
+"""Bounded memory: what a table entry costs, and proofs within memory budgets.
+
+1. ``entry_bytes``: the resident size one result-table entry adds (a table of
+   200,000 proofs and 200,000 proof numbers filled in this process), which
+   ``ksolve.search.memory.ENTRY_BYTES`` rounds up.
+2. Per problem, whole ``ksolve solve FILE --at-most`` processes: unbounded
+   (the default budget, half of the machine's memory), then with
+   ``--max-memory`` at a half and a quarter of the unbounded peak (a budget
+   below what the process holds before searching is refused with one line,
+   and reported as such).  Each run: verdict, key, nodes, seconds and peak
+   resident size (the kernel's ``ru_maxrss`` of the child), and the slow-down
+   against the unbounded run of the same benchmark.
+
+    python benchmarks/bench_memory.py [-o OUT.json] [--only NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import machine  # noqa: E402
+
+PROBLEMS = {
+    "rotenberg-1976": ROOT / "problems" / "rotenberg-1976.toml",
+    "kq-k-4x4": ROOT / "benchmarks" / "deep" / "kq-k-4x4.toml",
+    "kq-k-5x5": ROOT / "benchmarks" / "deep" / "kq-k-5x5.toml",
+}
+SHARES = (1.0, 0.5, 0.25)
+
+
+def entry_bytes(count: int = 200_000) -> float:
+    """Resident bytes per entry of a filled ``ResultTable`` and proof-number cache."""
+    from ksolve.search.memory import resident_bytes
+    from ksolve.search.table import Entry, ResultTable, WorkCache
+
+    before = resident_bytes()
+    table, numbers = ResultTable(), WorkCache()
+    for index in range(count):
+        key = (index * 2654435761 % (1 << 61), 30, 0)
+        table.white.put(key, Entry(proven=5, move=index), work=index)
+        numbers.put(("W", key[0], 30, 5, 0), (index, 1), work=index)
+    return (resident_bytes() - before) / (2 * count)
+
+
+def run_solve(path: Path, budget: int | None, timeout: float) -> dict:
+    """One ``ksolve solve --at-most --json`` process: its answer, time and peak size."""
+    command = [sys.executable, "-m", "ksolve.cli", "solve", str(path), "--at-most", "--json",
+               "--timeout", str(timeout)]
+    if budget is not None:
+        command += ["--max-memory", str(budget)]
+    start = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    stderr: list[str] = []
+    reader = threading.Thread(target=lambda: stderr.append(child.stderr.read()))
+    reader.start()
+    stdout = child.stdout.read()
+    _, status, usage = os.wait4(child.pid, 0)  # reaped here, to read the child's own peak
+    child.returncode = os.waitstatus_to_exitcode(status)
+    reader.join()
+    row = {"budget_mb": None if budget is None else round(budget / 2**20),
+           "seconds": round(time.perf_counter() - start, 2), "exit": child.returncode,
+           "peak_mb": round(usage.ru_maxrss / 1024)}
+    if child.returncode == 2:
+        row["refused"] = stderr[0].strip().splitlines()[-1]
+        return row
+    result = json.loads(stdout)
+    row.update(status=result["status"], moves=result.get("moves"), key=result.get("key"),
+               nodes=result.get("nodes"), reason=result.get("reason") or "")
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-o", "--output", default=str(ROOT / "benchmarks" / "results" / "memory.json"))
+    parser.add_argument("--only", nargs="*", help="Problem names to run.")
+    parser.add_argument("--timeout", type=float, default=600.0)
+    args = parser.parse_args()
+    per_entry = entry_bytes()
+    print(f"one table entry: {per_entry:.0f} bytes resident")
+    results = []
+    for name, path in PROBLEMS.items():
+        if args.only and name not in args.only:
+            continue
+        unbounded = run_solve(path, None, args.timeout)
+        runs = [dict(unbounded, share=1.0)]
+        for share in SHARES[1:]:
+            budget = int(unbounded["peak_mb"] * share) << 20
+            row = run_solve(path, budget, args.timeout)
+            row["share"] = share
+            row["slowdown"] = round(row["seconds"] / unbounded["seconds"], 2)
+            runs.append(row)
+        for row in runs:
+            outcome = row.get("refused") or f"{row['status']} {row.get('key')} #{row.get('moves')} {row.get('reason')}"
+            print(f"{name:16} budget {row['budget_mb'] or '-':>6} MB  peak {row['peak_mb']:>5} MB  "
+                  f"{row['seconds']:7.2f} s  {row.get('nodes') or '':>9}  {outcome}")
+        results.append({"problem": name, "runs": runs})
+    report = {"benchmark": "memory", "date": time.strftime("%Y-%m-%dT%H:%M:%S"), "machine": machine(),
+              "entry_bytes": round(per_entry), "results": results}
+    Path(args.output).write_text(json.dumps(report, indent=2) + "\n")
+    print(f"wrote {args.output}")
+
+
+if __name__ == "__main__":
+    main()
