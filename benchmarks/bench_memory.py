@@ -3,13 +3,16 @@
 1. ``entry_bytes``: the resident size one result-table entry adds (a table of
    200,000 proofs and 200,000 proof numbers filled in this process), which
    ``ksolve.search.memory.ENTRY_BYTES`` rounds up.
-2. Per problem, whole ``ksolve solve FILE --at-most`` processes: unbounded
+2. The floor: the peak of a whole process solving a mate in one (the
+   interpreter, numba and the kernels a solve loads).
+3. Per problem, whole ``ksolve solve FILE --at-most`` processes: unbounded
    (the default budget, half of the machine's memory), then with
-   ``--max-memory`` at a half and a quarter of the unbounded peak (a budget
-   below what the process holds before searching is refused with one line,
-   and reported as such).  Each run: verdict, key, nodes, seconds and peak
-   resident size (the kernel's ``ru_maxrss`` of the child), and the slow-down
-   against the unbounded run of the same benchmark.
+   ``--max-memory`` = floor + a half, a quarter and an eighth of what the
+   unbounded search added to the floor (a budget below what the process
+   holds before searching is refused with one line, and reported as such).
+   Each run: verdict, key, nodes, seconds and peak resident size (the
+   kernel's ``ru_maxrss`` of the child), and the slow-down against the
+   unbounded run of the same benchmark.
 
     python benchmarks/bench_memory.py [-o OUT.json] [--only NAME ...]
 """
@@ -21,6 +24,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -36,7 +40,8 @@ PROBLEMS = {
     "kq-k-4x4": ROOT / "benchmarks" / "deep" / "kq-k-4x4.toml",
     "kq-k-5x5": ROOT / "benchmarks" / "deep" / "kq-k-5x5.toml",
 }
-SHARES = (1.0, 0.5, 0.25)
+SHARES = (1.0, 0.5, 0.25, 0.125)
+MATE_IN_ONE = 'stipulation = "#1"\nrules = "berkeley"\n[position]\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\n'
 
 
 def entry_bytes(count: int = 200_000) -> float:
@@ -88,6 +93,11 @@ def main() -> None:
     args = parser.parse_args()
     per_entry = entry_bytes()
     print(f"one table entry: {per_entry:.0f} bytes resident")
+    with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as file:
+        file.write(MATE_IN_ONE)
+    floor = run_solve(Path(file.name), None, args.timeout)["peak_mb"]
+    os.unlink(file.name)
+    print(f"floor (a mate in one, whole process): {floor} MB")
     results = []
     for name, path in PROBLEMS.items():
         if args.only and name not in args.only:
@@ -95,7 +105,7 @@ def main() -> None:
         unbounded = run_solve(path, None, args.timeout)
         runs = [dict(unbounded, share=1.0)]
         for share in SHARES[1:]:
-            budget = int(unbounded["peak_mb"] * share) << 20
+            budget = int(floor + (unbounded["peak_mb"] - floor) * share) << 20
             row = run_solve(path, budget, args.timeout)
             row["share"] = share
             row["slowdown"] = round(row["seconds"] / unbounded["seconds"], 2)
@@ -106,7 +116,7 @@ def main() -> None:
                   f"{row['seconds']:7.2f} s  {row.get('nodes') or '':>9}  {outcome}")
         results.append({"problem": name, "runs": runs})
     report = {"benchmark": "memory", "date": time.strftime("%Y-%m-%dT%H:%M:%S"), "machine": machine(),
-              "entry_bytes": round(per_entry), "results": results}
+              "entry_bytes": round(per_entry), "floor_mb": floor, "results": results}
     Path(args.output).write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {args.output}")
 

@@ -49,7 +49,7 @@ def commands(mate_in_one: str) -> dict[str, list[str]]:
 
 
 def run(command: list[str]) -> tuple[float, int]:
-    """Wall seconds and peak resident MB of one process (its children's peak included)."""
+    """Wall seconds and peak resident MB of one process (the largest of it and its workers)."""
     start = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
     _, status, usage = os.wait4(child.pid, 0)

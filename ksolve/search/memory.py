@@ -32,7 +32,7 @@ MAX_ORTHODOX_SLOTS = 1 << 23
 MIN_ORTHODOX_SLOTS = 1 << 16
 ENTRY_BYTES = 400
 """What one result-table entry costs (key tuple, value, dict slot), measured
-with ``benchmarks/bench_memory.py`` (about 330 bytes) and rounded up."""
+with ``benchmarks/bench_memory.py`` (about 300 bytes) and rounded up."""
 ORTHODOX_SHARE, TABLE_SHARE, BELIEF_SHARE = 0.25, 0.35, 0.15
 """The shares of the free budget (the rest is head room for the beliefs an
 attempt's answers are made of while they are searched)."""
