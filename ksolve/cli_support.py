@@ -200,7 +200,7 @@ def resources():
     def progress(tried: int, total: int, kept: int) -> None:
         seen[:] = tried, total, kept
         seconds = work_clock() - started
-        if seconds >= 1.0 and seconds - last[0] >= 1.0:
+        if seconds >= 1.0 and seconds - last[0] >= 1.0 and tried < total:  # nothing to say once done
             last[0] = seconds
             click.echo(f"ksolve: belief: {tried:,} of {total:,} placements tried ({tried / total:.0%}), "
                        f"{kept:,} positions, {tried / seconds:,.0f} placements/s", err=True)
