@@ -166,7 +166,7 @@ def game_end(board: chess.Board, rules: str) -> str | None:
 def insufficient(board: chess.Board, rules: str) -> bool:
     """Berkeley (with or without Any?): bare kings, or three men one of them a
     knight or bishop; the other rule sets: python-chess's dead material."""
-    if rules in ("berkeley", "berkeley-any"):
+    if announcing(rules) in ("berkeley", "berkeley-any"):
         men = chess.popcount(board.occupied)
         return men == 2 or (men == 3 and bool(board.knights | board.bishops))
     return board.is_insufficient_material()
