@@ -116,8 +116,8 @@ def test_generated_probe_sets_dominate_every_subset(k: int) -> None:
 def random_problems(count: int, seed: int) -> list[tuple[str, list[str], BeliefState, int, int]]:
     """(fen, hidden, belief, k, moves) cases small enough for the brute force over all probe sets."""
     rng = random.Random(seed)
-    return [(fen, hidden, belief, rng.choice([1, 1, 2]), 1) if rng.random() < 0.4 else
-            (fen, hidden, belief, 1, 2) for fen, hidden, belief in beliefs(count, seed, max_size=4)]
+    return [(fen, hidden, belief, rng.choice([1, 2, 3]), 1) if rng.random() < 0.4 else
+            (fen, hidden, belief, rng.choice([1, 1, 2]), 2) for fen, hidden, belief in beliefs(count, seed, max_size=4)]
 
 
 def _epds(belief: BeliefState) -> frozenset[str]:
