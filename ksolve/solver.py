@@ -123,7 +123,11 @@ def _established(analysis: Analysis, depth: int, shortest: bool) -> str:
 
 def _uci(move: int) -> str:
     from ksolve.board import move_to_uci
+    from ksolve.search.prover import probe_mask
+    from ksolve.solution import probe_label
 
+    if probe_mask(move):
+        return probe_label(probe_mask(move))
     return "any" if move == ASK else move_to_uci(move)
 
 
@@ -145,8 +149,14 @@ def _tree(prover: Prover, classes: list[FirstClass], moves: int,
 
 
 def _first_move(key: str) -> int:
-    from ksolve.board import move_from_uci
+    """A key as the search writes it: UCI, ``any`` or ``probe f1,g2``."""
+    import chess
 
+    from ksolve.board import move_from_uci
+    from ksolve.search.prover import probe_move
+
+    if key.startswith("probe "):
+        return probe_move(sum(1 << chess.parse_square(square) for square in key[len("probe "):].split(",")))
     return ASK if key == "any" else move_from_uci(key)
 
 

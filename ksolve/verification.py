@@ -31,11 +31,11 @@ from ksolve.analysis import Analysis
 from ksolve.belief import BeliefState
 from ksolve.compilation import work_clock
 from ksolve.problem import Problem
-from ksolve.rules.base import FRESH, Outcome, RuleSet
+from ksolve.rules.base import FRESH, PROBED, Outcome, RuleSet
 from ksolve.search.pns import ProofNumberSearch
-from ksolve.search.prover import ASK, Prover
+from ksolve.search.prover import ASK, Prover, probe_mask, probe_move
 from ksolve.search.run import Limits, Progress, SearchAborted
-from ksolve.solution import belief_summary, black_moves, move_label, played_label
+from ksolve.solution import belief_summary, black_moves, move_label, played_label, probe_label
 
 if TYPE_CHECKING:
     from ksolve.parallel import Workers
@@ -247,7 +247,12 @@ def _first_attempts(rules: RuleSet, classes: list[BeliefState]) -> list[int]:
     """Every attempt legal somewhere in the initial belief.
 
     Asking "Any?" is not a move: it is a key only when no attempt wins
-    without it (then the strategy begins with the question)."""
+    without it (then the strategy begins with the question).  Under a rule
+    set with probes a turn that can learn something begins with a probe
+    (never worse than none), so the first choices are the probe sets."""
+    probes = {probe_move(mask) for part in classes for mask in rules.probe_sets(part.positions)}
+    if probes:
+        return sorted(probes, reverse=True)
     return sorted({int(m) for part in classes for m in rules.attempts(part.positions)})
 
 
@@ -314,10 +319,14 @@ def _published_label(belief: BeliefState, published: str | None) -> str | None:
 def _uci(move: int) -> str:
     from ksolve.board import move_to_uci
 
+    if probe_mask(move):
+        return probe_label(probe_mask(move))
     return "any" if move == ASK else move_to_uci(move)
 
 
 def _label(belief: BeliefState, move: int) -> str:
+    if probe_mask(move):
+        return probe_label(probe_mask(move))
     return "Any?" if move == ASK else move_label(belief, move)
 
 
@@ -327,6 +336,8 @@ def _refute_first(prover: Prover, classes: list[BeliefState], first: int, moves:
         if not prover.attempt_wins(part, first, moves):
             if first == ASK:
                 return _refute_ask(prover, part, moves)
+            if probe_mask(first):
+                return _refute_probe(prover, part, probe_mask(first), moves)
             return refute(prover, part, first, moves)
     raise ValueError("the attempt wins: nothing to refute")
 
@@ -336,6 +347,13 @@ def _refute_ask(prover: Prover, belief: BeliefState, moves: int) -> dict[str, An
         if len(part) and not prover.wins(part, moves, state):
             return refutation_of(prover.rules.any_answer_words(state), None, part, NO_WIN, f"no win in {moves}")
     raise ValueError("asking wins: nothing to refute")
+
+
+def _refute_probe(prover: Prover, belief: BeliefState, mask: int, moves: int) -> dict[str, Any]:
+    for key, part in prover.probe_classes(belief, mask):
+        if not prover.wins(part, moves, PROBED):
+            return refutation_of(prover.rules.describe_probe(key, mask), None, part, NO_WIN, f"no win in {moves}")
+    raise ValueError("the probe wins: nothing to refute")
 
 
 def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: int = FRESH) -> dict[str, Any]:

@@ -70,7 +70,7 @@ def test_unknown_rule_set_lists_the_valid_ones() -> None:
     result = run("referee", "--rules", "bekreley", "--fen", ROTENBERG)
     assert result.exit_code == 2
     assert result.stderr.strip() == ("ksolve: error: --rules: unknown rule set 'bekreley'; valid: berkeley, "
-                                     "berkeley-any, english, cincinnati, rand, wild16, orthodox, fog-of-war")
+                                     "berkeley-any, english, cincinnati, rand, wild16, orthodox, fog-of-war, modern")
 
 
 def test_bad_hidden_unit_is_one_line() -> None:

@@ -18,7 +18,7 @@ from ksolve.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 ROTENBERG = "8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1"
-VALID = ("berkeley, berkeley-any, english, cincinnati, rand, wild16, orthodox, fog-of-war")
+VALID = ("berkeley, berkeley-any, english, cincinnati, rand, wild16, orthodox, fog-of-war, modern")
 
 
 def problem(fen: str, *, before: str = "", fen_line: str | None = None) -> bytes:

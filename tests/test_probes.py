@@ -213,3 +213,17 @@ def test_checker_refuses_a_second_probe_and_probes_under_berkeley() -> None:
     with pytest.raises(CertificateError, match="the berkeley rule set has no probes"):
         check_certificate_text(problem.text.replace('"modern"', '"berkeley"').replace("probes = 1\n", ""),
                                {**cert, "rules": "berkeley"}, "m.toml")
+
+
+def test_verify_tries_the_probe_sets_first() -> None:
+    """A turn that can learn something begins with a probe: verify's first
+    choices are the probe sets, the key a probe and the tries the others."""
+    import ksolve
+    from ksolve.solver import key_wins, solve
+
+    problem = ksolve.load_problem("problems/modern-01.toml")
+    report = ksolve.verify(problem)
+    assert report.verdict == "sound" and [key.move for key in report.keys] == ["probe f1"]
+    assert sorted(attempt.move for attempt in report.tries) == ["probe e2", "probe h2"]
+    assert solve(problem, tree=False).key == "probe f1"
+    assert key_wins(problem, "probe f1") and not key_wins(problem, "probe e2")

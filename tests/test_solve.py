@@ -73,7 +73,7 @@ def test_bad_file_is_one_line_exit_2(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [
         f"ksolve: error: {path}: rules: unknown rule set 'nope'; valid: berkeley, berkeley-any, english, "
-        "cincinnati, rand, wild16, orthodox, fog-of-war"]
+        "cincinnati, rand, wild16, orthodox, fog-of-war, modern"]
 
 
 def _certified(tmp_path: Path, text: str, result) -> bool:
