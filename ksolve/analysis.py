@@ -106,11 +106,19 @@ def _refuse_reachable_draw(analysis: Analysis) -> None:
 
 
 def _rule_set(problem: Problem, rules: RuleSet | str | None) -> RuleSet:
+    """The rule set to search under: the file's (with its ``probes``), or the
+    one named (with the file's ``probes`` if it has probes: 7 by default).
+    Conditions on Black's replies are not defined with probes."""
     if rules is None:
         return problem.rules
     if isinstance(rules, str):
+        if rules == problem.rules.name:
+            return problem.rules
         try:
-            return get_rules(rules)
+            rules = get_rules(rules)
         except UnknownRules as error:
             raise ProblemError(problem.source, "rules", str(error)) from None
+    if rules.probes and problem.conditions:
+        raise ProblemError(problem.source, "condition", f"[[condition]] together with probes ({rules.name}) is not "
+                                                        "supported")
     return rules

@@ -197,7 +197,8 @@ def load_problem_text(text: str, source: str = "<problem>", default_id: str = "p
 def twin_data(data: dict, twin: dict, source: str, number: int) -> tuple[str, dict]:
     """A twin's name and the problem data with its changes: ``fen``, ``hidden``
     or ``positions`` replace the position's, ``stipulation`` the stipulation,
-    ``key`` the published key.
+    ``key`` the published key (a twin without one has none: the printed
+    problem's key and solution are not the twin's).
 
     >>> name, changed = twin_data({"stipulation": "#2", "position": {"fen": "x", "hidden": ["b:dark"]}},
     ...                           {"name": "b", "stipulation": "#3", "hidden": []}, "f", 1)
@@ -223,8 +224,11 @@ def twin_data(data: dict, twin: dict, source: str, number: int) -> tuple[str, di
     changed["position"] = position
     if "stipulation" in twin:
         changed["stipulation"] = twin["stipulation"]
+    # The printed problem's key and solution are not the twin's: only its own ``key`` is published.
+    published = {k: v for k, v in (changed.get("published") or {}).items() if k not in ("key", "solution")}
     if "key" in twin:
-        changed["published"] = {**(changed.get("published") or {}), "key": twin["key"]}
+        published["key"] = twin["key"]
+    changed["published"] = published
     return name, changed
 
 
@@ -394,6 +398,10 @@ def _read_position(section: Any, problem: Problem, source: str) -> None:
             _check_fen(fen, problem, source, f"position.positions[{number}]")
         problem.positions = fens
         problem.fullmove = chess.Board(fens[0]).fullmove_number
+        numbers = sorted({chess.Board(fen).fullmove_number for fen in fens})
+        if len(numbers) > 1 and any(condition.at is not None for condition in problem.conditions):
+            raise ProblemError(source, "position.positions", f"move numbers {numbers[0]} to {numbers[-1]}: a "
+                               "[[condition]] at a move number needs the listed positions at one move number")
         problem.belief()  # every listed position must be legal
         return
     fen = section.get("fen")

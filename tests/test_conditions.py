@@ -161,3 +161,33 @@ def test_bad_conditions_are_one_line_errors(table: str, field: str, reason: str)
     with pytest.raises(ProblemError) as caught:
         load_problem_text(text, "bad.toml")
     assert caught.value.field_name == field and reason in caught.value.reason
+
+
+@pytest.mark.parametrize("move", ["e8f8", "h8f8"])
+def test_a_king_or_rook_move_condition_leaves_castling_allowed(move: str) -> None:
+    """Castling empties two squares and fills two: a condition on Kf8 or Rf8
+    must not also forbid O-O (the checker, which compares moves, keeps it)."""
+    text = (f'stipulation = "#2"\nrules = "berkeley"\n[position]\nfen = "4k2r/KQ6/8/8/8/8/8/R7 w k - 0 1"\n'
+            f'[[condition]]\nmoves = ["{move}"]\n')
+    problem = load_problem_text(text)
+    result = solve(problem)
+    if result.status == SOLVED:
+        assert check_certificate_text(text, certificate(problem, result)).verified
+    brute = ConditionedBruteForce("berkeley", [(frozenset({move}), None)], total=2)
+    assert (result.status == SOLVED) == brute.wins(frozenset({chess.Board(problem.fen).epd()}), 2)
+
+
+def test_conditions_with_probes_are_refused_whatever_the_rules_option() -> None:
+    from ksolve.analysis import Analysis
+
+    problem = load_problem_text('stipulation = "#2"\nrules = "berkeley"\n[position]\n'
+                                'fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\n[[condition]]\nmoves = ["a8b8"]\n')
+    with pytest.raises(ProblemError, match="condition: \\[\\[condition\\]\\] together with probes \\(modern\\)"):
+        Analysis(problem, rules="modern")
+
+
+def test_listed_positions_at_different_move_numbers_with_a_numbered_condition_are_refused() -> None:
+    text = ('stipulation = "#2"\nrules = "berkeley"\n[position]\npositions = ["k7/8/1K6/8/8/8/8/7R w - - 0 1", '
+            '"k7/8/1K6/8/8/8/8/6R1 w - - 0 5"]\n[[condition]]\nmoves = ["a8b8"]\nat = 1\n')
+    with pytest.raises(ProblemError, match="position.positions: move numbers 1 to 5"):
+        load_problem_text(text)

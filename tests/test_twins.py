@@ -92,3 +92,22 @@ def test_the_command_line_solves_a_named_twin_and_verifies_each(tmp_path) -> Non
     verified = runner.invoke(main, ["verify", str(path), "--json"])
     assert [(row["id"], row["verdict"]) for row in json.loads(verified.stdout)] == [
         ("demo", "short solution"), ("demo-b", "short solution"), ("demo-c", "no solution")]
+
+
+def test_a_twin_without_its_own_key_has_no_published_key() -> None:
+    text = TWINS.replace('[position]', '[published]\nkey = "h1h8"\n[position]', 1)
+    members = load_problem_text(text).with_twins()
+    assert [member.published_key for member in members] == ["h1h8", None, None]
+    keyed = load_problem_text(text.replace('name = "b"\n', 'name = "b"\nkey = "h1h7"\n'))
+    assert keyed.twins[0].published_key == "h1h7"
+
+
+def test_the_checker_reads_a_twin_of_a_file_whose_position_is_not_a_table() -> None:
+    """A one-line error naming the field, not a traceback."""
+    from ksolve.checker.problem import ProblemFileError
+
+    problem = load_problem_text(TWINS)
+    proof = certificate(problem.twins[0], solve(problem.twins[0]))
+    bad = TWINS.replace('[position]\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\n', 'position = "abc"\n')
+    with pytest.raises(ProblemFileError, match="^<problem>: position: missing table$"):
+        check_certificate_text(bad, proof)

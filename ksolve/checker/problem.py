@@ -148,7 +148,7 @@ def with_twin(data: dict[str, Any], name: str) -> dict[str, Any]:
             break
     else:
         raise ProblemFileError(f"twin: the problem has no twin {name!r}")
-    position = dict(data.get("position") or {})
+    position = dict(_position_table(data))
     if "positions" in twin:
         position = {"positions": twin["positions"]}
     if "fen" in twin:
@@ -160,6 +160,14 @@ def with_twin(data: dict[str, Any], name: str) -> dict[str, Any]:
     if "stipulation" in twin:
         changed["stipulation"] = twin["stipulation"]
     return changed
+
+
+def _position_table(data: dict[str, Any]) -> dict[str, Any]:
+    """The ``[position]`` table (``ProblemFileError`` if it is something else)."""
+    position = data.get("position", {})
+    if not isinstance(position, dict):
+        raise ProblemFileError("position: missing table")
+    return position
 
 
 def with_variant(data: dict[str, Any]) -> dict[str, Any]:
@@ -187,7 +195,7 @@ def with_variant(data: dict[str, Any]) -> dict[str, Any]:
         units = ["k:e8", "r:a8", "r:h8", f"b:{bishop}"] + pawns
     else:
         raise ProblemFileError(f"variant: cannot read {variant!r}")
-    position = dict(data.get("position") or {})
+    position = dict(_position_table(data))
     position["hidden"] = units
     return {**data, "rules": data.get("rules", "berkeley"), "position": position}
 

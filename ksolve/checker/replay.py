@@ -224,7 +224,7 @@ def _check(problem: CheckProblem, certificate: dict[str, Any], text: str, name: 
     if result.claimed_positions is not None and result.claimed_positions != result.positions:
         result.notes.append(f"the certificate says {result.claimed_positions} initial positions, "
                             f"the checker enumerates {result.positions}")
-    replay = _Replay(rules, moves, problem.forbidden, problem.probes if rules == problem.file_rules else 0)
+    replay = _Replay(rules, moves, problem.forbidden, problem.probes)  # probes: for the certificate's rules
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(limit, 20_000))

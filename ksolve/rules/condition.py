@@ -2,8 +2,8 @@
 numpy, so that reading a problem loads no kernels; ``rules/conditions.py``
 applies it in the search).
 
->>> Condition(frozenset({"c8b7"}), at=2).applies(2), Condition(frozenset({"c8b7"}), at=2).applies(3)
-(True, False)
+>>> Condition(frozenset({"c8b7"}), at=2).text()
+'Black will not play c8b7 at his move 2'
 """
 
 from __future__ import annotations
@@ -19,10 +19,6 @@ class Condition:
     """UCI moves (``c8b7``; castling as the king's move ``e8g8``; ``e2e1q`` names the promotion)."""
     at: int | None = None
     note: str = ""
-
-    def applies(self, reply: int) -> bool:
-        """Whether the condition holds at Black's ``reply``-th reply (1 = after White's first move)."""
-        return self.at is None or self.at == reply
 
     def text(self) -> str:
         """The condition in words.

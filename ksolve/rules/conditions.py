@@ -39,7 +39,7 @@ from typing import Any
 import chess
 import numpy as np
 
-from ksolve.board.layout import COLUMN_BLACK, COLUMN_FULLMOVE, COLUMN_HASH
+from ksolve.board.layout import COLUMN_BLACK, COLUMN_FULLMOVE, COLUMN_HASH, KING
 from ksolve.rules.base import FRESH, KernelSpec, Outcome, Outcomes, RuleSet
 from ksolve.rules.condition import Condition
 
@@ -56,20 +56,32 @@ def excluded_replies(parents: np.ndarray, children: np.ndarray, parent_index: np
     >>> child = position_from_fen("4k3/1b6/8/8/8/8/8/4K3 w - - 0 2")[None, :]
     >>> excluded_replies(parent, child, np.array([0]), frozenset({"c8b7"})).tolist()
     [True]
+    >>> castles = position_from_fen("4k2r/8/8/8/8/8/8/4K3 b k - 0 1")[None, :]
+    >>> castled = position_from_fen("5rk1/8/8/8/8/8/8/4K3 w - - 1 2")[None, :]
+    >>> [excluded_replies(castles, castled, np.array([0]), frozenset({uci})).tolist() for uci in ("e8f8", "h8f8", "e8g8")]
+    [[False], [False], [True]]
     """
     before = np.bitwise_or.reduce(parents[parent_index, COLUMN_BLACK:COLUMN_BLACK + 6], axis=1)
     after = np.bitwise_or.reduce(children[:, COLUMN_BLACK:COLUMN_BLACK + 6], axis=1)
     left, arrived = before & ~after, after & ~before
+    king_before, king_after = parents[parent_index, COLUMN_BLACK + KING], children[:, COLUMN_BLACK + KING]
+    king_moved = king_before != king_after  # castling moves a rook too: only the king's squares name it
     mask = np.zeros(len(children), dtype=bool)
     for uci in moves:
         move = chess.Move.from_uci(uci)
-        hit = ((left >> np.uint64(move.from_square)) & np.uint64(1)).astype(bool) & \
-              ((arrived >> np.uint64(move.to_square)) & np.uint64(1)).astype(bool)
+        king_move = _on(king_before, move.from_square)
+        hit = np.where(king_move, king_move & _on(king_after, move.to_square),
+                       _on(left, move.from_square) & _on(arrived, move.to_square) & ~king_moved)
         if move.promotion:
             board = children[:, COLUMN_BLACK + move.promotion - 1]
             hit &= ((board >> np.uint64(move.to_square)) & np.uint64(1)).astype(bool)
         mask |= hit
     return mask
+
+
+def _on(boards: np.ndarray, square: int) -> np.ndarray:
+    """Whether each bitboard holds ``square``."""
+    return ((boards >> np.uint64(square)) & np.uint64(1)).astype(bool)
 
 
 class Conditioned(RuleSet):
@@ -87,6 +99,10 @@ class Conditioned(RuleSet):
         self._salts[1:self.last_numbered + 1] = rng.integers(1, 2**63, self.last_numbered, dtype=np.uint64)
 
     bounds_hold = False
+
+    @property
+    def refusal_words(self) -> str:
+        return self.base.refusal_words
 
     def __getattr__(self, name: str) -> Any:  # rule-set specific words (what the opponent hears...)
         if name == "base":
