@@ -134,3 +134,20 @@ def test_a_saved_game_is_replayed(client):
                        "a side's view cannot be replayed")
     one_line_error(client.post("/api/play/replay", json={"pgn": "[Rules \"wild16\"]\n\n1. e5 *"}), 422, "<pgn>:")
     one_line_error(client.post("/api/play/replay", json={}), 422, "pgn: missing")
+
+
+def test_a_side_that_is_not_a_string_is_a_422_not_a_500(client):
+    one_line_error(client.post("/api/play", json={"rules": "berkeley", "mode": "hotseat", "side": ["white"]}), 422,
+                   "side: must be white or black")
+    game = start(client, rules="berkeley", mode="hotseat")
+    one_line_error(client.post(f"/api/play/{game['id']}/attempt", json={"side": {"a": 1}, "move": "e2e4"}), 422,
+                   "side: must be white or black")
+
+
+def test_the_thinkers_queue_is_bounded(client, monkeypatch):
+    """Past ``MAX_WAITING`` tasks a belief request is told to come back (429)."""
+    from ksolve.web import play
+
+    game = start(client, rules="berkeley", mode="hotseat")
+    monkeypatch.setattr(play.THINKERS_POOL, "in_flight", play.MAX_WAITING)
+    one_line_error(client.get(f"/api/play/{game['id']}/belief?side=white"), 429, "tasks waiting")

@@ -123,7 +123,7 @@ _TOKEN = re.compile(r"\{[^}]*\}|\S+")
 def read_fog(text: str) -> FogRecord:
     """Read a Fog-of-War PGN written by ``fog_pgn``; a full game is replayed
     (``PlayError`` names the first move that cannot be played)."""
-    head, _, body = text.strip().partition("\n\n")
+    head, _, body = text.replace("\r\n", "\n").replace("\r", "\n").strip().partition("\n\n")
     tags = dict(_TAG.findall(head))
     if tags.get("Rules") != "fog-of-war":
         raise PlayError("pgn: tag Rules must be fog-of-war")
@@ -144,9 +144,11 @@ def read_fog(text: str) -> FogRecord:
             promotion = (match.group(4) or "").lower()
             moves.append(match.group(2) + match.group(3) + promotion)
     record = FogRecord(tags, tuple(moves), tuple(sights), result)
+    if not moves:
+        raise PlayError("pgn: no moves (a Fog-of-War game's moves follow its tags after an empty line)")
     if record.view is None:
         replayed = replay(record.moves)
-        if replayed.result != result:
+        if replayed.over and replayed.result != result:  # a game not over on the board was resigned or left
             raise PlayError(f"pgn: the result {result} differs from the replayed game's {replayed.result}")
     return record
 

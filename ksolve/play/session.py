@@ -101,6 +101,9 @@ class GameSession:
             position = position_from_fen(fen or STANDARD_FEN, fog=self.rules.fog)
         except ValueError as error:
             raise PlayError(f"fen: {error}") from None
+        start = chess.Board(fen or STANDARD_FEN)
+        if not any(start.pseudo_legal_moves if self.rules.fog else start.legal_moves):
+            raise PlayError("fen: the side to move has no move (mate or stalemate): there is no game to play")
         self.fen = fen
         self.referee = Referee(self.rules, position)
         self.turns: list[Turn] = []

@@ -103,22 +103,29 @@ GAMES = Games()
 
 
 class Thinkers:
-    """The worker processes where the computer thinks, started on first use."""
+    """The worker processes where the computer thinks, started on first use;
+    at most ``MAX_WAITING`` tasks at once (beyond that a request gets 429)."""
 
     def __init__(self, processes: int = THINKERS) -> None:
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
+        self.in_flight = 0
 
     async def run(self, function, *args):
         from ksolve.web.worker import SPAWN, become_worker
 
+        if self.in_flight >= MAX_WAITING:
+            raise ApiError(429, f"the computer has {self.in_flight} tasks waiting; try again", {"Retry-After": "1"})
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.processes, mp_context=SPAWN, initializer=become_worker)
+        self.in_flight += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
         except BrokenProcessPool:
             self._pool = None
             raise ApiError(503, "the computer's process died; try again", {"Retry-After": "1"}) from None
+        finally:
+            self.in_flight -= 1
 
     def shutdown(self) -> None:
         if self._pool is not None:
@@ -126,6 +133,8 @@ class Thinkers:
             self._pool = None
 
 
+MAX_WAITING = 16
+"""Tasks (computer turns, belief counts) the thinkers' pool may hold at once."""
 THINKERS_POOL = Thinkers()
 
 
@@ -183,7 +192,7 @@ def reveal(game) -> dict[str, Any]:
 
 
 def _side(value: Any, what: str = "side") -> chess.Color:
-    if value not in SIDES:
+    if not isinstance(value, str) or value not in SIDES:
         raise ApiError(422, f"{what}: must be white or black, not {value!r}")
     return SIDES[value]
 
