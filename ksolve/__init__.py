@@ -7,7 +7,9 @@ stays fast): ``load_problem``, ``load_problem_text``, ``solve``, ``verify``,
 ``referee_answers``, ``perft``; the types ``Problem``, ``Analysis`` (one
 session per problem), ``Solution``, ``Verification``, ``Trial`` (a problem
 played against the worst-case referee), ``Limits``, ``Resources``,
-``InputError``, ``ProblemError``.
+``InputError``, ``ProblemError``; games played: ``GameSession`` (a game kept by
+the referee), ``ComputerPlayer``; the composer's assistants ``mend`` and
+``ksolve.compose.compose(ComposeSpec(...))`` (``ksolve.compose`` is its package).
 
 >>> import ksolve
 >>> ksolve.load_problem("problems/rotenberg-1976.toml").rules.name
@@ -25,7 +27,8 @@ _API = {name: "ksolve.api" for name in (
     "game_belief", "game_problem", "load_problem", "load_problem_text", "perft", "position_belief", "read_game",
     "referee_answers", "rule_set", "solve", "verify")}
 _API.update(Analysis="ksolve.analysis", Solution="ksolve.solver", Verification="ksolve.verification",
-            Trial="ksolve.trial")
+            Trial="ksolve.trial", GameSession="ksolve.play.session", ComputerPlayer="ksolve.play.computer",
+            ComposeSpec="ksolve.compose.compose", mend="ksolve.compose.mend")
 """Each public name and the module that defines it (imported on first use)."""
 __all__ = list(_API)
 
