@@ -9,7 +9,6 @@ The helpers (server, clicks on board squares, composing Rotenberg 1976) are
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -23,14 +22,6 @@ playwright_api = pytest.importorskip("playwright.sync_api", reason="needs Playwr
 expect = playwright_api.expect
 
 BAD_TOML = 'stipulation = "#2"\nrules = "berkeley"\n[position]\nfen = "8/8/8/8/8/8/8/8 w - - 0 1"\nhidden = [\n'
-
-
-@pytest.fixture(scope="module")
-def workbench():
-    spec = importlib.util.spec_from_file_location("workbench_screenshots", ROOT / "docs" / "workbench_screenshots.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ spectator page showing no men before the end and the replay every move after.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -21,14 +20,6 @@ playwright_api = pytest.importorskip("playwright.sync_api", reason="needs Playwr
 expect = playwright_api.expect
 MEN = "#{} cg-board piece:not(.ghost)"
 """The men standing on a board (chessground's drag ghost left out)."""
-
-
-@pytest.fixture(scope="module")
-def workbench():
-    spec = importlib.util.spec_from_file_location("workbench_screenshots", ROOT / "docs" / "workbench_screenshots.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")

@@ -20,8 +20,7 @@ from dataclasses import dataclass
 import chess
 
 from ksolve.errors import InputError
-
-EDGE = [s for s in chess.SQUARES if chess.square_file(s) in (0, 7) or chess.square_rank(s) in (0, 7)]
+from ksolve.games.generate import mating_kings
 
 
 @dataclass(frozen=True)
@@ -69,11 +68,10 @@ def random_placement(material: Material, rng: random.Random, tries: int = 1000) 
     the black king usually on the edge and the white king near it (where mates are)."""
     for _ in range(tries):
         board = chess.Board(None)
-        black_king = rng.choice(EDGE) if rng.random() < 0.8 else rng.choice(chess.SQUARES)
-        near = [s for s in chess.SQUARES if 2 <= chess.square_distance(s, black_king) <= 3]
-        white_king = rng.choice(near) if rng.random() < 0.8 else rng.choice(chess.SQUARES)
-        if white_king == black_king:
+        kings = mating_kings(rng)
+        if kings is None:
             continue
+        white_king, black_king = kings
         board.set_piece_at(black_king, chess.Piece(chess.KING, chess.BLACK))
         board.set_piece_at(white_king, chess.Piece(chess.KING, chess.WHITE))
         men = [(p, chess.WHITE) for p in material.white if p != chess.KING]

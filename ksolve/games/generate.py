@@ -124,6 +124,24 @@ def _fraction_won(rules, belief: BeliefState, moves: int, seconds: float, sample
     return won / len(indices)
 
 
+EDGE = [square for square in chess.SQUARES if chess.square_file(square) in (0, 7) or chess.square_rank(square) in (0, 7)]
+
+
+def mating_kings(rng: random.Random) -> tuple[int, int] | None:
+    """Squares for White's and Black's kings where mates are common: the black
+    king usually on the edge, the white king usually two or three squares from
+    it (None when the two fall on one square).
+
+    >>> white, black = mating_kings(random.Random(3))
+    >>> white != black
+    True
+    """
+    black_king = rng.choice(EDGE) if rng.random() < 0.8 else rng.choice(chess.SQUARES)
+    near = [s for s in chess.SQUARES if 2 <= chess.square_distance(s, black_king) <= 3]
+    white_king = rng.choice(near) if rng.random() < 0.8 else rng.choice(chess.SQUARES)
+    return None if white_king == black_king else (white_king, black_king)
+
+
 def random_endgame_fen(rng: random.Random, white: int = 2, black: int = 1) -> str:
     """A legal position, White to move: kings and 1 to ``white`` white men, 0 to
     ``black`` black men; the black king usually on the edge with the white king
@@ -133,14 +151,12 @@ def random_endgame_fen(rng: random.Random, white: int = 2, black: int = 1) -> st
     True
     """
     pieces = [chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.ROOK, chess.QUEEN, chess.QUEEN]
-    edge = [s for s in chess.SQUARES if chess.square_file(s) in (0, 7) or chess.square_rank(s) in (0, 7)]
     while True:
         board = chess.Board(None)
-        black_king = rng.choice(edge) if rng.random() < 0.8 else rng.choice(chess.SQUARES)
-        near = [s for s in chess.SQUARES if 2 <= chess.square_distance(s, black_king) <= 3]
-        white_king = rng.choice(near) if rng.random() < 0.8 else rng.choice(chess.SQUARES)
-        if white_king == black_king:
+        kings = mating_kings(rng)
+        if kings is None:
             continue
+        white_king, black_king = kings
         board.set_piece_at(white_king, chess.Piece(chess.KING, chess.WHITE))
         board.set_piece_at(black_king, chess.Piece(chess.KING, chess.BLACK))
         free = [s for s in chess.SQUARES if s not in (white_king, black_king)]
