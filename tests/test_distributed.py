@@ -154,10 +154,11 @@ def test_verify_folder_with_jobs_prints_the_same_table(tmp_path) -> None:
     assert len((tmp_path / "run.jsonl").read_text().splitlines()) == 3, "the re-run verified nothing again"
 
 
-def test_jobs_on_one_problem_is_one_error_line() -> None:
-    result = CliRunner().invoke(main, ["verify", str(PROBLEMS / "anderson-43.toml"), "--jobs", "2"])
+def test_a_results_file_for_one_problem_is_one_error_line() -> None:
+    """One problem's --jobs runs local worker processes (tests/test_parallel.py); a results file is a folder's."""
+    result = CliRunner().invoke(main, ["verify", str(PROBLEMS / "anderson-43.toml"), "--results", "r.jsonl"])
     assert result.exit_code == 2
-    assert result.stderr.strip().startswith("ksolve: error: --jobs/--scheduler/--results: for a folder")
+    assert result.stderr.strip().startswith("ksolve: error: --scheduler/--results: for a folder")
 
 
 @pytest.mark.slow
