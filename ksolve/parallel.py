@@ -1,12 +1,13 @@
 """One verification over several worker processes (``ksolve verify FILE --jobs N``).
 
 A verification is mostly the iterative deepening over every first attempt
-(which wins, and in how few moves) and each try's refutation; first attempts
-are independent questions, so they are dealt round-robin to ``jobs`` spawned
-worker processes, each with its own prover and tables, and what each finds
-(the fewest moves of its keys, its tries' refutations) is merged.  Both are
-exact, so the merged verdict, keys and tries are those of one process; the
-duals are then looked for by the worker that holds the key's proof.
+(which wins, and in how few moves) and each try's refutation.  First
+attempts are independent questions, so each is handed to the next idle one
+of ``jobs`` spawned worker processes (each with its own prover and tables),
+which deepens on it alone; what they find (the fewest moves of the keys, the
+tries' refutations) is merged.  Both are exact, so the merged verdict, keys
+and tries are those of one process; the duals are then looked for by the
+worker that holds the key's proof.
 
 Workers send their progress (nodes, depth) at most once a second; Ctrl-C
 reaches only the parent, which stops them.
@@ -107,19 +108,32 @@ class Workers:
             pipe.close()
 
     def keys_and_tries(self, firsts: list[int]) -> Split:
-        """Each first attempt decided by one worker (round-robin), the results merged."""
-        groups = [firsts[index::len(self.pipes)] for index in range(len(self.pipes))]
-        for pipe, group in zip(self.pipes, groups):
-            pipe.send(("keys", group))
+        """Each first attempt handed to the next idle worker, which deepens on
+        it alone (its fewest moves if it wins, else its refutation); the
+        results merged in the attempts' order.  After a worker stops at its
+        limit no more attempts are handed out."""
+        pending, idle, busy = list(firsts), list(range(len(self.pipes))), {}
+        self.owner: dict[int, int] = {}
+        """Which worker decided each first attempt (the key's worker looks for the duals)."""
+        nodes: dict[int, int] = {}
         split = Split()
-        for answer in self._answers(range(len(self.pipes))):
-            _, needed, tries, nodes, aborted, depth = answer
+        while busy or (pending and split.aborted is None):
+            while idle and pending and split.aborted is None:
+                worker, first = idle.pop(), pending.pop(0)
+                self.owner[first], busy[worker] = worker, first
+                self.pipes[worker].send(("keys", [first]))
+            worker, answer = self._next_answer(busy)
+            del busy[worker]
+            idle.append(worker)
+            _, needed, tries, nodes[worker], aborted, depth = answer
             split.needed.update(needed)
             split.tries.extend(tries)
-            split.nodes += nodes
             if aborted is not None:
                 split.aborted = split.aborted or aborted
                 split.depth = depth if split.depth is None else min(split.depth, depth)
+        if split.aborted is not None and pending:
+            split.depth = 1  # some attempts not begun: no depth is established for every one
+        split.nodes = sum(nodes.values())
         from ksolve.verification import _uci
 
         order = {move: index for index, move in enumerate(firsts)}
@@ -128,30 +142,38 @@ class Workers:
         split.tries.sort(key=lambda attempt: uci_order[attempt.move])  # as one process lists them
         return split
 
-    def duals(self, firsts: list[int], key: int) -> tuple[list[dict[str, Any]], bool, str | None]:
+    def duals(self, key: int) -> tuple[list[dict[str, Any]], bool, str | None]:
         """The duals of the key's strategy, from the worker that proved the key:
         ``(duals, all checked, why not)``."""
-        worker = firsts.index(key) % len(self.pipes)
+        worker = self.owner[key]
         self.pipes[worker].send(("duals", key))
         _, found, checked, reason = next(self._answers([worker]))
         return found, checked, reason
 
     def _answers(self, workers) -> Any:
-        """The final answers of ``workers``, relaying their progress meanwhile."""
-        waiting = {self.pipes[index]: index for index in workers}
+        """The next answer of each of ``workers``."""
+        waiting = {index: None for index in workers}
         while waiting:
-            for pipe in wait(list(waiting)):
+            worker, message = self._next_answer(waiting)
+            del waiting[worker]
+            yield message
+
+    def _next_answer(self, workers) -> tuple[int, Any]:
+        """The next answer of one of ``workers`` (a collection of their indexes),
+        relaying their progress meanwhile."""
+        pipes = {self.pipes[index]: index for index in workers}
+        while True:
+            for pipe in wait(list(pipes)):
                 try:
                     message = pipe.recv()
                 except (EOFError, OSError):
                     raise RuntimeError("a verification worker died (out of memory, or killed)") from None
                 if message[0] == "progress":
-                    self._progress(waiting[pipe], *message[1:])
+                    self._progress(pipes[pipe], *message[1:])
                     continue
                 if message[0] == "error":
                     raise InputError(message[1])
-                del waiting[pipe]
-                yield message
+                return pipes[pipe], message
 
     def _progress(self, worker: int, nodes: int, depth: int) -> None:
         self.live[worker] = (nodes, depth)

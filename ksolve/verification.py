@@ -171,7 +171,7 @@ def verify(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet
             """Asking "Any?" first is searched here, when no attempt wins (rare): so are its duals."""
             _conclude(report, analysis, split.needed, split.tries, split.aborted, split.depth, tries, question_prover,
                       (lambda key: _duals_of(question_prover(), classes, moves, key) if key == ASK
-                       else pool.duals(firsts, key)) if duals else None)
+                       else pool.duals(key)) if duals else None)
         report.nodes, report.seconds = split.nodes, work_clock() - started
         return report
     prover = analysis.prover(limits, progress)
