@@ -4,8 +4,8 @@ Each command runs as a fresh process (warm numba cache), ``--repeats`` times;
 the median wall time is reported, with the peak resident size.  The
 references, measured in the same run: ``python -c pass`` and ``import numba``
 (the floor any numba program pays), and a mate in one (every kernel a solve
-loads, no search to speak of).  ``verify --jobs 2`` is the same verification
-over two worker processes: its ratio to ``--jobs 1`` is the speed-up on this
+loads, no search to speak of).  ``--jobs 2`` is the same solve or verification
+over two worker processes: its ratio to one process is the speed-up on this
 machine's cores.
 
     python benchmarks/bench_startup.py [--repeats 5] [-o OUT.json]
@@ -43,6 +43,8 @@ def commands(mate_in_one: str) -> dict[str, list[str]]:
         "solve #1": ksolve + ["solve", mate_in_one],
         "solve rotenberg": ksolve + ["solve", ROTENBERG],
         "solve rotenberg --at-most": ksolve + ["solve", ROTENBERG, "--at-most"],
+        "solve rotenberg --jobs 2": ksolve + ["solve", ROTENBERG, "--jobs", "2"],
+        "solve rotenberg --at-most --jobs 2": ksolve + ["solve", ROTENBERG, "--at-most", "--jobs", "2"],
         "verify rotenberg": ksolve + ["verify", ROTENBERG],
         "verify rotenberg --jobs 2": ksolve + ["verify", ROTENBERG, "--jobs", "2"],
     }
@@ -82,6 +84,8 @@ def main() -> None:
     ratios = {}
     if "verify rotenberg" in by_name and "verify rotenberg --jobs 2" in by_name:
         ratios["verify speed-up, 2 jobs"] = round(by_name["verify rotenberg"] / by_name["verify rotenberg --jobs 2"], 2)
+    if "solve rotenberg" in by_name and "solve rotenberg --jobs 2" in by_name:
+        ratios["solve speed-up, 2 jobs"] = round(by_name["solve rotenberg"] / by_name["solve rotenberg --jobs 2"], 2)
     if "solve #1" in by_name and "solve rotenberg" in by_name:
         ratios["rotenberg solve / mate-in-one start-up"] = round(by_name["solve rotenberg"] / by_name["solve #1"], 2)
     for name, ratio in ratios.items():

@@ -83,15 +83,18 @@ def rule_set(name: str) -> "RuleSet":
 # --- solving --------------------------------------------------------------------------
 def solve(problem: "Problem | Analysis", *, rules: "RuleSet | str | None" = None, moves: int | None = None,
           at_most: bool = False, limits: Limits | None = None, progress: Progress | None = None,
-          search: str = "pn", tree: bool = True) -> "Solution":
+          search: str = "pn", tree: bool = True, jobs: int = 1) -> "Solution":
     """Prove or refute "White wins within ``moves``" (default: the stipulation).
 
     ``at_most``: prove the stipulation alone, without looking for a shorter win;
     ``limits``: seconds and nodes (status ``unknown`` past them); ``progress``:
-    called with the run's counters and depth; ``search``: ``pn`` or ``dfs``."""
+    called with the run's counters and depth; ``search``: ``pn`` or ``dfs``; ``jobs``: worker
+    processes sharing White's first attempts (one first class; a script using them needs the
+    ``if __name__ == "__main__":`` guard)."""
     from ksolve.solver import solve as solve_problem
 
-    return solve_problem(problem, moves, rules, limits, progress, tree=tree, search=search, shortest=not at_most)
+    return solve_problem(problem, moves, rules, limits, progress, tree=tree, search=search, shortest=not at_most,
+                         jobs=jobs)
 
 
 def verify(problem: "Problem | Analysis", *, rules: "RuleSet | str | None" = None, moves: int | None = None,

@@ -76,10 +76,12 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
               help="Prove mate in at most N without looking for a shorter mate (much faster on long problems).")
 @click.option("--full", is_flag=True, help="Print the whole strategy tree, every answer and reply class.")
 @click.option("--twin", "twin_name", metavar="NAME", help="Solve this twin ([[twin]] name) of the problem file.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes sharing White's first attempts (a belief with one first class).")
 @max_memory_option
 def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rules_name: str | None,
           timeout: float, max_nodes: int | None, as_json: bool, certificate_path: str | None,
-          search: str, at_most: bool, full: bool, twin_name: str | None) -> None:
+          search: str, at_most: bool, full: bool, twin_name: str | None, jobs: int) -> None:
     """Prove that White wins whatever the hidden units and whatever Black plays,
     and print the strategy (exit 0), or that he cannot (exit 1); 3: unknown;
     130: interrupted (Ctrl-C), with what was established so far.
@@ -107,7 +109,7 @@ def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rul
         result = ksolve.solve(problem, rules=rules, moves=moves, at_most=at_most,
                               limits=search_limits(timeout, max_nodes),
                               progress=progress_printer(None if at_most else problem.goal),
-                              search=search)
+                              search=search, jobs=jobs)
     if certificate_path and result.status == "solved":
         _write_certificate(problem, result, certificate_path)
     if as_json:

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from ksolve.compilation import work_clock
 from ksolve.errors import InputError
+from ksolve.search.prover import ASK
 from ksolve.search.run import Limits, Progress, SearchAborted, Stats
 
 if TYPE_CHECKING:
@@ -57,6 +58,20 @@ class Split:
     """Why a worker stopped early (its limit), None when all finished."""
     depth: int | None = None
     """The least depth a stopped worker had not decided."""
+
+
+@dataclass
+class Fewest:
+    """What the workers found of the fewest moves: the key and its moves (None:
+    none within the depths asked), the worker holding its proof, the deepest
+    depth at which every attempt was refuted, and why a worker stopped early."""
+
+    moves: int | None = None
+    key: int | None = None
+    worker: int = -1
+    nodes: int = 0
+    settled: int = 0
+    aborted: str | None = None
 
 
 class Workers:
@@ -142,6 +157,67 @@ class Workers:
         split.tries.sort(key=lambda attempt: uci_order[attempt.move])  # as one process lists them
         return split
 
+    def fewest(self, firsts: list[int], low: int, high: int) -> "Fewest":
+        """The fewest moves (``low`` .. ``high``) with which one of ``firsts`` wins
+        the analysis's one first class: the attempts dealt round-robin, each
+        worker deepening on its share as one OR; a depth is settled when every
+        worker has either refuted it or won at or below it.  The key is the
+        first, in the attempts' order, of those found winning at that depth
+        (with several keys, which one is found first may vary from run to run);
+        asking "Any?" only when no attempt wins as fast, as in one process."""
+        jobs = len(self.pipes)
+        for index, pipe in enumerate(self.pipes):
+            pipe.send(("fewest", firsts[index::jobs], low, high))
+        order = {first: index for index, first in enumerate(firsts)}
+        done = dict.fromkeys(range(jobs), low - 1)
+        wins: dict[int, tuple[int, int]] = {}
+        nodes: dict[int, int] = {}
+        result = Fewest()
+        running = set(range(jobs))
+        def settled(depth: int) -> bool:
+            return all((w in wins and wins[w][0] <= depth) or done[w] >= depth for w in range(jobs))
+
+        while True:
+            best = min((depth for depth, _ in wins.values()), default=None)
+            keys = [first for depth, first in wins.values() if depth == best]
+            # "Any?" is a key only when no attempt wins as fast: then the whole depth must be known
+            if best is not None and settled(best - 1) and (keys != [ASK] or settled(best)):
+                result.key = min(keys, key=lambda first: (first == ASK, order[first]))
+                result.moves = best
+                result.worker = next(w for w, won in wins.items() if won == (best, result.key))
+                break
+            if not running:
+                break
+            pipes = {self.pipes[index]: index for index in running}
+            for pipe in wait(list(pipes)):
+                worker = pipes[pipe]
+                try:
+                    message = pipe.recv()
+                except (EOFError, OSError):
+                    raise RuntimeError("a solving worker died (out of memory, or killed)") from None
+                if message[0] == "progress":
+                    self._progress(worker, *message[1:])
+                elif message[0] == "depth":
+                    done[worker] = message[1]
+                elif message[0] == "error":
+                    raise InputError(message[1])
+                else:
+                    _, won, nodes[worker], aborted = message
+                    running.discard(worker)
+                    if won is not None:
+                        wins[worker] = won
+                    elif aborted is not None:
+                        result.aborted = result.aborted or aborted
+        result.nodes = sum(nodes.values())
+        result.settled = min(done.values())
+        return result
+
+    def tree(self, result: "Fewest") -> Any:
+        """The strategy of ``result``'s key, read from its worker's tables."""
+        self.pipes[result.worker].send(("tree", result.key, result.moves))
+        _, tree, _ = next(self._answers([result.worker]))
+        return tree
+
     def duals(self, key: int) -> tuple[list[dict[str, Any]], bool, str | None]:
         """The duals of the key's strategy, from the worker that proved the key:
         ``(duals, all checked, why not)``."""
@@ -188,6 +264,8 @@ def _serve(pipe: Connection) -> None:
     """A worker: answer ``load`` (build the analysis), ``keys`` and ``duals`` requests."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     from ksolve.analysis import Analysis
+    from ksolve.search.pns import ProofNumberSearch
+    from ksolve.solution import strategy_tree
     from ksolve.verification import FirstMove, _label, _refute_first, _uci, _winning_depths, find_duals
 
     last = [0.0]
@@ -226,6 +304,23 @@ def _serve(pipe: Connection) -> None:
             except SearchAborted as stop:
                 aborted = str(stop)
             pipe.send(("keys", needed, tries, prover.stats.nodes, aborted, prover.run.depth))
+        elif request[0] == "fewest":
+            _, group, low, high = request
+            search = ProofNumberSearch(prover)
+            won, aborted = None, None
+            try:
+                for depth in range(low, high + 1):
+                    prover.run.depth = depth
+                    first = search.first_wins(classes[0], depth, group)
+                    if first is not None:
+                        won = (depth, first)
+                        break
+                    pipe.send(("depth", depth))
+            except SearchAborted as stop:
+                aborted = str(stop)
+            pipe.send(("fewest", won, prover.stats.nodes, aborted))
+        elif request[0] == "tree":
+            pipe.send(("tree", strategy_tree(prover, classes[0], request[2], first=request[1]), prover.stats.nodes))
         elif request[0] == "duals":
             found: list[dict[str, Any]] = []
             try:

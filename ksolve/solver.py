@@ -20,7 +20,7 @@ from ksolve.analysis import Analysis, FirstClass
 from ksolve.belief import BeliefState
 from ksolve.compilation import work_clock
 from ksolve.problem import Problem
-from ksolve.rules.base import RuleSet
+from ksolve.rules.base import FRESH, RuleSet
 from ksolve.search.base import make_search
 from ksolve.search.prover import ASK, Prover
 from ksolve.search.run import Limits, Progress, SearchAborted
@@ -73,7 +73,7 @@ def as_analysis(problem: Problem | Analysis, rules: RuleSet | str | None = None,
 
 def solve(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet | str | None = None,
           limits: Limits | None = None, progress: Progress | None = None, tree: bool = True,
-          search: str = "pn", shortest: bool = True) -> Solution:
+          search: str = "pn", shortest: bool = True, jobs: int = 1) -> Solution:
     """Prove or refute the problem's stipulation (``moves``/``rules`` override the file's).
 
     ``search``: a name of ``ksolve.search.base.SEARCHES`` (``pn``: df-pn,
@@ -81,10 +81,15 @@ def solve(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet 
     different speeds.  ``shortest``: deepen from one move so that the fewest
     moves are found; False proves the stipulation alone (mate in at most n),
     which is much cheaper for long problems: refuting the depths below the
-    mate is the costly part.  Raises ``ProblemError`` for a rule set whose
-    goal differs from the stipulation's."""
+    mate is the costly part.  ``jobs``: worker processes sharing White's first
+    attempts (``ksolve.parallel``; with one first class and no probes, else
+    one process).  Raises ``ProblemError`` for a rule set whose goal differs
+    from the stipulation's."""
     started = work_clock()  # the search's time, without compiling kernels
     analysis = as_analysis(problem, rules, moves)
+    firsts = _root_choices(analysis) if jobs > 1 else []
+    if len(firsts) > 1:
+        return _solve_in_workers(analysis, firsts, jobs, limits, progress, tree, shortest, started)
     prover = analysis.prover(limits, progress)
     wins = make_search(search, prover).wins
     solution = Solution(UNKNOWN, None, analysis.moves, None, len(analysis.belief), 0, 0.0,
@@ -109,6 +114,40 @@ def solve(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet 
             solution.key = _uci(prover.winning_move(analysis.classes[0].belief, found)[0])
     if solution.status == UNKNOWN:
         solution.nodes = prover.stats.nodes
+    solution.seconds = work_clock() - started
+    return solution
+
+
+def _root_choices(analysis: Analysis) -> list[int]:
+    """White's first choices when the belief is one first class ("Any?" last);
+    [] when the search is not shared this way (several classes, probes)."""
+    rules = analysis.rules
+    if len(analysis.classes) != 1 or rules.probes:
+        return []
+    firsts = [int(move) for move in rules.attempts(analysis.classes[0].belief.positions)]
+    return firsts + ([ASK] if rules.can_ask(FRESH) else [])
+
+
+def _solve_in_workers(analysis: Analysis, firsts: list[int], jobs: int, limits: Limits | None,
+                      progress: Progress | None, tree: bool, shortest: bool, started: float) -> Solution:
+    """``solve`` with the first attempts shared by ``jobs`` worker processes."""
+    from ksolve.parallel import Workers
+
+    solution = Solution(UNKNOWN, None, analysis.moves, None, len(analysis.belief), 0, 0.0,
+                        classes=analysis.class_sizes, shortest=shortest, rules=analysis.rules.name,
+                        problem=analysis.problem)
+    with Workers(min(jobs, len(firsts))) as workers:
+        workers.load(analysis, limits, progress)
+        found = workers.fewest(firsts, 1 if shortest else analysis.moves, analysis.moves)
+        solution.nodes = found.nodes
+        if found.moves is not None:
+            solution.status, solution.moves, solution.key = SOLVED, found.moves, _uci(found.key)
+            if tree:
+                solution.tree = workers.tree(found)
+        elif found.aborted is None:
+            solution.status = NO_SOLUTION
+        else:
+            solution.reason = found.aborted + _established(analysis, found.settled + 1, shortest)
     solution.seconds = work_clock() - started
     return solution
 

@@ -79,3 +79,37 @@ def test_the_command_line_verifies_one_problem_with_jobs() -> None:
     assert outputs[0] == outputs[1]
     refused = runner.invoke(main, ["verify", "problems/swart-1034.toml", "--scheduler", "tcp://127.0.0.1:1"])
     assert refused.exit_code == 2 and refused.stderr.startswith("ksolve: error: --scheduler/--results: for a folder")
+
+
+@pytest.mark.slow
+def test_solve_with_two_jobs_finds_the_same_fewest_moves(tmp_path) -> None:
+    """``solve(jobs=2)``: the first attempts shared by two workers find the
+    same status and fewest moves as one process (shortest and at most), and
+    every strategy they return is certified by the checker."""
+    from ksolve.certificates import certificate
+    from ksolve.checker import check_certificate
+
+    checked = 0
+    for index, (random, _) in enumerate(generate_problems()[:30]):
+        path = tmp_path / f"p{index}.toml"
+        path.write_text(f'stipulation = "#{random.moves}"\nrules = "{random.rules}"\n[position]\n'
+                        f'fen = "{random.fen}"\nhidden = {json.dumps(list(random.hidden))}\n')
+        problem = ksolve.load_problem(str(path))
+        for at_most in (False, True):
+            alone, split = ksolve.solve(problem, at_most=at_most), ksolve.solve(problem, at_most=at_most, jobs=2)
+            assert (split.status, split.moves) == (alone.status, alone.moves), path.read_text()
+            if split.status == "solved":
+                assert check_certificate(path, json.loads(json.dumps(certificate(problem, split)))).verified
+                checked += 1
+    assert checked >= 10
+
+
+def test_the_command_line_solves_rotenberg_with_two_jobs() -> None:
+    from click.testing import CliRunner
+
+    from ksolve.cli import main
+
+    result = CliRunner().invoke(main, ["solve", "problems/rotenberg-1976.toml", "--jobs", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["status"], data["moves"], data["key"]) == ("solved", 8, "a2g2")

@@ -70,6 +70,19 @@ class AttemptNode:
         self.key = ("A", *parent.key[1:], move)
 
 
+class ChoiceNode:
+    """White chooses among given attempts only (a worker's share of the
+    first ones): OR over them; never written to the result table, which
+    holds whole turns."""
+
+    __slots__ = ("children", "key")
+
+    def __init__(self, belief: BeliefState, moves: int, attempts: list[int]) -> None:
+        parent = WhiteNode(belief, moves)
+        self.children = [AttemptNode(parent, move) for move in attempts]
+        self.key = ("C", belief.key, len(belief), moves, tuple(attempts))
+
+
 class ProofNumberSearch:
     """df-pn on top of a ``Prover`` (its rules, result table and search run)."""
 
@@ -100,6 +113,17 @@ class ProofNumberSearch:
         proof, _ = self._search(AttemptNode(WhiteNode(belief, moves, state), move), INFINITE, INFINITE)
         return proof == 0
 
+    def first_wins(self, belief: BeliefState, moves: int, attempts: list[int]) -> int | None:
+        """One of ``attempts`` that wins within ``moves`` (the first, in their
+        order, of those the search proved), searched as one OR over them; None
+        if none does."""
+        choice = ChoiceNode(belief, moves, attempts)
+        proof, _ = self._search(choice, INFINITE, INFINITE)
+        if proof != 0:
+            return None
+        proven = [child.move for child in choice.children if self._numbers(child)[0] == 0]
+        return proven[0] if proven else next(m for m in attempts if self.attempt_wins(belief, m, moves))
+
     # --- the MID procedure -------------------------------------------------
     def _search(self, node, proof_threshold: int, disproof_threshold: int) -> tuple[int, int]:
         """Search below ``node`` until its numbers reach a threshold; its numbers then.
@@ -113,7 +137,7 @@ class ProofNumberSearch:
         children = self._children(node)
         if isinstance(children, tuple):  # decided on expansion
             return children
-        is_or = isinstance(node, WhiteNode)
+        is_or = isinstance(node, (WhiteNode, ChoiceNode))
         asks = is_or and children[-1].move == ASK
         returned: list[tuple[int, int] | None] = [None] * len(children)
         while True:
@@ -179,6 +203,8 @@ class ProofNumberSearch:
         """The node's children, or its numbers when it is decided at once."""
         if isinstance(node, WhiteNode):
             return self._white_children(node)
+        if isinstance(node, ChoiceNode):
+            return node.children
         cached = self.expansions.get(node.key)
         if cached is not None:
             self.expansions.move_to_end(node.key)
