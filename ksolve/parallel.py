@@ -188,26 +188,16 @@ class Workers:
                 break
             if not running:
                 break
-            pipes = {self.pipes[index]: index for index in running}
-            for pipe in wait(list(pipes)):
-                worker = pipes[pipe]
-                try:
-                    message = pipe.recv()
-                except (EOFError, OSError):
-                    raise RuntimeError("a solving worker died (out of memory, or killed)") from None
-                if message[0] == "progress":
-                    self._progress(worker, *message[1:])
-                elif message[0] == "depth":
-                    done[worker] = message[1]
-                elif message[0] == "error":
-                    raise InputError(message[1])
-                else:
-                    _, won, nodes[worker], aborted = message
-                    running.discard(worker)
-                    if won is not None:
-                        wins[worker] = won
-                    elif aborted is not None:
-                        result.aborted = result.aborted or aborted
+            worker, message = self._next_answer(running, "solving")
+            if message[0] == "depth":
+                done[worker] = message[1]
+                continue
+            _, won, nodes[worker], aborted = message
+            running.discard(worker)
+            if won is not None:
+                wins[worker] = won
+            elif aborted is not None:
+                result.aborted = result.aborted or aborted
         result.nodes = sum(nodes.values())
         result.settled = min(done.values())
         return result
@@ -234,16 +224,17 @@ class Workers:
             del waiting[worker]
             yield message
 
-    def _next_answer(self, workers) -> tuple[int, Any]:
-        """The next answer of one of ``workers`` (a collection of their indexes),
-        relaying their progress meanwhile."""
+    def _next_answer(self, workers, what: str = "verification") -> tuple[int, Any]:
+        """The next message but progress of one of ``workers`` (a collection of
+        their indexes), relaying their progress meanwhile; a dead ``what``
+        worker is a ``RuntimeError``, a worker's bad input an ``InputError``."""
         pipes = {self.pipes[index]: index for index in workers}
         while True:
             for pipe in wait(list(pipes)):
                 try:
                     message = pipe.recv()
                 except (EOFError, OSError):
-                    raise RuntimeError("a verification worker died (out of memory, or killed)") from None
+                    raise RuntimeError(f"a {what} worker died (out of memory, or killed)") from None
                 if message[0] == "progress":
                     self._progress(pipes[pipe], *message[1:])
                     continue
