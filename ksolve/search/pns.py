@@ -153,10 +153,10 @@ class ProofNumberSearch:
             best, second = _best_two(numbers, is_or)
             child_proof, child_disproof = numbers[best]
             if is_or:
-                next_proof = min(proof_threshold, second + 1)
+                next_proof = min(proof_threshold, _widened(second))
                 next_disproof = min(INFINITE, disproof_threshold - disproof + child_disproof)
             else:
-                next_disproof = min(disproof_threshold, second + 1)
+                next_disproof = min(disproof_threshold, _widened(second))
                 next_proof = min(INFINITE, proof_threshold - proof + child_proof)
             returned[best] = self._search(children[best], next_proof, next_disproof)
 
@@ -177,6 +177,11 @@ class ProofNumberSearch:
             return searched
         if isinstance(node, WhiteNode):
             return len(node.belief), 1  # the more positions, the harder to prove
+        if isinstance(node, AttemptNode):
+            # An attempt must win every position its turn holds: as hard as the turn,
+            # so the first attempt expanded no longer looks dearer than all the others
+            # (with 1 here every attempt of a turn was expanded before any was searched).
+            return len(node.parent.belief), 1
         return 1, 1
 
     def _store(self, node, proof: int, disproof: int, children: list, numbers: list, work: int) -> None:
@@ -245,6 +250,9 @@ class ProofNumberSearch:
             return known
         if node.moves <= self.exact_moves:
             return self._decided(node, prover.wins(node.belief, node.moves, node.state))
+        reused = prover.reused_result(node.belief, node.moves, node.state)
+        if reused is not None:
+            return self._decided(node, reused)
         probes = prover.probe_sets(node.belief, node.state)
         if probes:  # probing is never worse than not probing: a fresh turn only probes
             return [AttemptNode(node, probe_move(mask)) for mask in probes]
@@ -285,6 +293,21 @@ def _combine(numbers: list[tuple[int, int]], is_or: bool) -> tuple[int, int]:
     if is_or:
         return min(proofs), min(INFINITE, sum(disproofs))
     return min(INFINITE, sum(proofs)), min(disproofs)
+
+
+EPSILON = 0.25
+"""The 1 + epsilon trick (Pawlewicz and Lew 2007): a child is searched until its
+number passes the second best sibling's by this share, not by one, so the
+search switches between siblings less often and re-expands less."""
+
+
+def _widened(second: int) -> int:
+    """The threshold past ``second``, the second best sibling's number, for the best child.
+
+    >>> _widened(8), _widened(INFINITE) == INFINITE
+    (11, True)
+    """
+    return int(second * (1 + EPSILON)) + 1 if second < INFINITE else INFINITE
 
 
 def _best_two(numbers: list[tuple[int, int]], is_or: bool) -> tuple[int, int]:

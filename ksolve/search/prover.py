@@ -115,6 +115,8 @@ class Prover:
         self.orthodox = OrthodoxTable(self.memory.orthodox_slots)
         self.orthodox_budget = ORTHODOX_BUDGET
         self.killer_positions: dict[int, int] = {}
+        self.reuse = True
+        """Whether proofs and disproofs of beliefs containing one another are reused (``subsume``)."""
 
     @property
     def stats(self) -> Stats:
@@ -153,10 +155,35 @@ class Prover:
         elif entry.proven <= moves or entry.disproven >= moves:
             stats.table_hits += 1
             return entry.proven <= moves
+        reused = self.reused_result(belief, moves, state)
+        if reused is not None:
+            return reused
         started = stats.nodes
         won = self._decide(belief, moves, state, entry)
         self.table.store(belief, state, entry, stats.nodes - started + 1)
         return won
+
+    def reused_result(self, belief: BeliefState, moves: int, state: int = FRESH) -> bool | None:
+        """The verdict a containing belief's proof or a contained belief's
+        disproof gives (``subsume``), written to the table as this belief's
+        own; None if neither is known.  A proof's attempt is reused only where
+        it is still worth trying (legal in some member): otherwise reading the
+        strategy back would try it for nothing, over and over."""
+        if not self.reuse:
+            return None
+        found = self.table.contained(belief, state, moves)
+        if found is None:
+            return None
+        if found.move >= 0 and found.move not in set(self.candidates(belief, state).tolist()):
+            return None
+        self.run.stats.table_hits += 1
+        entry = self.table.entry(belief, state) or Entry()
+        if found.proven <= moves:
+            entry.proven, entry.move = found.proven, found.move
+        else:
+            entry.disproven = max(entry.disproven, found.disproven)
+        self.table.store(belief, state, entry, 1)
+        return found.proven <= moves
 
     def _decide(self, belief: BeliefState, moves: int, state: int, entry: Entry) -> bool:
         """``wins`` past the table: search, and write the result into ``entry``."""

@@ -112,6 +112,10 @@ class ResultTable:
         self.white: WorkCache[TableKey, Entry] = WorkCache(half)
         self.after_move: WorkCache[TableKey, bool] = WorkCache(half)
         """(belief after White's move, moves left) -> whether White wins after every reply."""
+        from ksolve.search.subsume import Subsumption
+
+        self.subsumption = Subsumption(half)
+        """Decided beliefs indexed for containment (``contained``)."""
 
     def entry(self, belief: BeliefState, state: int = FRESH) -> Entry | None:
         """The entry of a White-to-move belief, if any."""
@@ -122,6 +126,12 @@ class ResultTable:
         nodes) it has cost now added to what it cost before."""
         key = table_key(belief, state)
         self.white.put(key, entry, work + self.white.work(key))
+        self.subsumption.note(belief, state, entry)
+
+    def contained(self, belief: BeliefState, state: int, moves: int) -> Entry | None:
+        """A proof within ``moves`` of a belief containing this one, or a
+        disproof of one it contains (``subsume.Subsumption``), if indexed."""
+        return self.subsumption.lookup(belief, state, moves)
 
     def after_move_result(self, belief: BeliefState, moves: int) -> bool | None:
         """The verdict on a belief after White's move with ``moves`` left, if known."""
@@ -132,7 +142,7 @@ class ResultTable:
 
     def shed(self) -> bool:
         """Drop the cheapest half of each part; whether anything was dropped."""
-        return any([self.white.shed(), self.after_move.shed()])
+        return any([self.white.shed(), self.after_move.shed(), self.subsumption.shed()])
 
     @property
     def dropped(self) -> int:
