@@ -145,7 +145,15 @@ class KriegspielRules(RuleSet):
 
 
 def _keys(move_codes: np.ndarray, extras: np.ndarray) -> np.ndarray:
-    return np.stack([move_codes.astype(np.uint64), extras.astype(np.uint64)], axis=1)
+    """The observation keys: one row (code, extra) per child.
+
+    >>> _keys(np.array([3, 4]), np.array([0, 9])).tolist()
+    [[3, 0], [4, 9]]
+    """
+    keys = np.empty((move_codes.shape[0], 2), dtype=np.uint64)
+    keys[:, 0] = move_codes
+    keys[:, 1] = extras
+    return keys
 
 
 RULE_SETS = {

@@ -141,7 +141,9 @@ class ProofNumberSearch:
         asks = is_or and children[-1].move == ASK
         returned: list[tuple[int, int] | None] = [None] * len(children)
         while True:
-            numbers = [self._numbers(child, known) for child, known in zip(children, returned)]
+            kept = self.numbers.items  # read inline, the search's hottest lookup (a shed replaces the dict)
+            numbers = [item[0] if (item := kept.get(child.key)) is not None else self._numbers(child, known)
+                       for child, known in zip(children, returned)]
             if asks and any(p < INFINITE for p, _ in numbers[:-1]):
                 # "Any?" only once every attempt has failed, as in the depth-first
                 # prover: a strategy asks the question only when it must.
