@@ -22,10 +22,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -33,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import machine  # noqa: E402
+from common import machine, measured_process  # noqa: E402
 
 PROBLEMS = {
     "rotenberg-1976": ROOT / "problems" / "rotenberg-1976.toml",
@@ -64,22 +62,13 @@ def run_solve(path: Path, budget: int | None, timeout: float) -> dict:
                "--timeout", str(timeout)]
     if budget is not None:
         command += ["--max-memory", str(budget)]
-    start = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    stderr: list[str] = []
-    reader = threading.Thread(target=lambda: stderr.append(child.stderr.read()))
-    reader.start()
-    stdout = child.stdout.read()
-    _, status, usage = os.wait4(child.pid, 0)  # reaped here, to read the child's own peak
-    child.returncode = os.waitstatus_to_exitcode(status)
-    reader.join()
-    row = {"budget_mb": None if budget is None else round(budget / 2**20),
-           "seconds": round(time.perf_counter() - start, 2), "exit": child.returncode,
-           "peak_mb": round(usage.ru_maxrss / 1024)}
-    if child.returncode == 2:
-        row["refused"] = stderr[0].strip().splitlines()[-1]
+    process = measured_process(command, ROOT)
+    row = {"budget_mb": None if budget is None else round(budget / 2**20), "seconds": process.seconds,
+           "exit": process.exit, "peak_mb": process.peak_mb}
+    if process.exit == 2:
+        row["refused"] = process.stderr.strip().splitlines()[-1]
         return row
-    result = json.loads(stdout)
+    result = json.loads(process.stdout)
     row.update(status=result["status"], moves=result.get("moves"), key=result.get("key"),
                nodes=result.get("nodes"), reason=result.get("reason") or "")
     return row

@@ -9,7 +9,9 @@ import signal
 import socket
 import subprocess
 import time
+import threading
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -25,6 +27,32 @@ def best_of(repeats: int, function: Callable[[], Any]) -> tuple[float, Any]:
             best = (elapsed, result)
     assert best is not None
     return best
+
+
+@dataclass
+class ProcessRun:
+    """What one measured process did: exit code, wall seconds, its own peak MB, its output."""
+
+    exit: int
+    seconds: float
+    peak_mb: int
+    stdout: str
+    stderr: str
+
+
+def measured_process(command: list[str], cwd: Path) -> ProcessRun:
+    """Run ``command`` to its end, reading its output, and reap it with
+    ``os.wait4`` to read the child's own peak resident size."""
+    start = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
+    stderr: list[str] = []
+    reader = threading.Thread(target=lambda: stderr.append(child.stderr.read()))
+    reader.start()
+    stdout = child.stdout.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    reader.join()
+    return ProcessRun(os.waitstatus_to_exitcode(status), round(time.perf_counter() - start, 2),
+                      round(usage.ru_maxrss / 1024), stdout, stderr[0] if stderr else "")
 
 
 def machine() -> dict[str, Any]:
