@@ -1,0 +1,161 @@
+"""The long-problem family (``problems/family/``): whole-process solve, verify and check.
+
+Per problem, each run one ``python -m ksolve.cli`` process (its wall time and
+its own peak resident size, read with ``os.wait4``):
+
+- ``at-most``: ``solve --at-most`` (prove the stipulation, any strategy within
+  it), with ``--jobs 1`` and ``--jobs 2``; the ``--jobs 1`` run writes a
+  certificate, which ``ksolve check`` replays;
+- ``quarter``: ``solve --at-most --jobs 1`` with ``--max-memory`` a quarter of
+  the way from the problem's floor to the unbounded peak.  The floor is the
+  least budget ksolve accepts for the problem (what the process holds when
+  the search starts, the interpreter, kernels and belief, plus the 32 MB a
+  search is started with), as its refusal of a 1 MB budget states;
+- ``shortest``: ``solve`` (the fewest moves, every shorter depth disproven),
+  with ``--jobs 1`` and ``--jobs 2``;
+- ``verify`` (with ``--verify``): ``verify --jobs 2 --tries 3``: keys, each
+  key's fewest moves, tries.
+
+    python benchmarks/bench_family.py [--only ID ...] [--timeout S] [--verify] [-o OUT.json]
+    python benchmarks/bench_family.py --table     # the README's table from the JSON
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import machine, measured_process  # noqa: E402
+
+FAMILY = ROOT / "problems" / "family"
+RESULTS = ROOT / "benchmarks" / "results" / "family.json"
+
+
+def least_budget_mb(path: Path) -> int:
+    """The least ``--max-memory`` ksolve accepts for ``path``, read from its
+    one-line refusal of 1 MB ("it holds H MB before searching and needs N MB more")."""
+    error = run(["solve", str(path), "--json", "--max-memory", "1M"], None).get("error", "")
+    found = re.search(r"holds (\d+) MB before searching and needs (\d+) MB more", error)
+    if found is None:
+        raise SystemExit(f"unexpected answer to a 1 MB budget: {error!r}")
+    return int(found[1]) + int(found[2])
+
+
+def run(arguments: list[str], timeout: float | None) -> dict:
+    """One ksolve process: exit code, seconds, peak MB and its JSON output (if any)."""
+    command = [sys.executable, "-m", "ksolve.cli", *arguments] + ([] if timeout is None else ["--timeout", str(timeout)])
+    process = measured_process(command, ROOT)
+    row = {"exit": process.exit, "seconds": process.seconds, "peak_mb": process.peak_mb}
+    try:
+        row["output"] = json.loads(process.stdout)
+    except json.JSONDecodeError:
+        row["error"] = (process.stderr.strip().splitlines() or [""])[-1]
+    return row
+
+
+def solve_row(path: Path, timeout: float, *options: str) -> dict:
+    """``ksolve solve PATH --json`` with ``options``: status, moves, key, nodes, seconds, peak."""
+    row = run(["solve", str(path), "--json", *options], timeout)
+    output = row.pop("output", {})
+    row.update(status=output.get("status"), moves=output.get("moves"), key=output.get("key"),
+               nodes=output.get("nodes"), reason=output.get("reason") or "")
+    return row
+
+
+def check_row(path: Path, certificate: Path) -> dict:
+    """``ksolve check PATH CERTIFICATE``: verified (exit 0), seconds, peak."""
+    row = run(["check", str(path), str(certificate)], None)
+    row.pop("error", None)
+    row["verified"] = row["exit"] == 0
+    return row
+
+
+def verify_row(path: Path, timeout: float) -> dict:
+    row = run(["verify", str(path), "--json", "--jobs", "2", "--tries", "3"], timeout)
+    output = row.pop("output", {})
+    row.update(verdict=output.get("verdict"), line=output.get("line"), nodes=output.get("nodes"),
+               keys=[(key["san"], key["moves"]) for key in output.get("keys", [])],
+               short=output.get("short"), tries=[t.get("san") for t in output.get("tries", [])][:3])
+    return row
+
+
+def measure(path: Path, timeout: float, verify: bool) -> dict:
+    from ksolve.problem import load_problem
+
+    problem = load_problem(path)
+    result = {"problem": path.stem, "moves": problem.moves, "positions": len(problem.belief())}
+    with tempfile.TemporaryDirectory() as scratch:
+        certificate = Path(scratch) / "certificate.json"
+        result["at_most"] = solve_row(path, timeout, "--at-most", "--certificate", str(certificate))
+        if certificate.exists():
+            result["check"] = check_row(path, certificate)
+    result["at_most_jobs2"] = solve_row(path, timeout, "--at-most", "--jobs", "2")
+    peak = result["at_most"]["peak_mb"]
+    floor_mb = least_budget_mb(path)
+    budget = floor_mb + max(0, (peak - floor_mb) // 4)
+    result["quarter"] = dict(solve_row(path, timeout * 4, "--at-most", "--max-memory", f"{budget}M"),
+                             budget_mb=budget, floor_mb=floor_mb)
+    result["shortest"] = solve_row(path, timeout)
+    result["shortest_jobs2"] = solve_row(path, timeout, "--jobs", "2")
+    if verify:
+        result["verify"] = verify_row(path, timeout)
+    return result
+
+
+def table(report: dict) -> str:
+    """The README's table."""
+    lines = ["| problem | #n | positions | shortest | `--at-most` s / MB | `--jobs 2` s | quarter budget s / MB "
+             "| shortest s | `--jobs 2` s | checked |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+
+    def cell(row: dict | None, peak: bool = False) -> str:
+        if not row:
+            return "-"
+        if row.get("status") != "solved":
+            return f"{row.get('status') or 'error'} ({row['seconds']:.0f} s)"
+        return f"{row['seconds']:.1f} / {row['peak_mb']}" if peak else f"{row['seconds']:.1f}"
+
+    for r in report["results"]:
+        lines.append(f"| {r['problem']} | {r['moves']} | {r['positions']} | {r['shortest'].get('moves') or '?'} "
+                     f"| {cell(r['at_most'], True)} | {cell(r['at_most_jobs2'])} | {cell(r['quarter'], True)} "
+                     f"| {cell(r['shortest'])} | {cell(r['shortest_jobs2'])} "
+                     f"| {'yes' if r.get('check', {}).get('verified') else 'no'} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="*", help="Problem ids to run.")
+    parser.add_argument("--timeout", type=float, default=900.0)
+    parser.add_argument("--verify", action="store_true", help="Also verify each problem (--jobs 2).")
+    parser.add_argument("--table", action="store_true", help="Print the README's table from the JSON.")
+    parser.add_argument("-o", "--output", default=str(RESULTS))
+    args = parser.parse_args()
+    if args.table:
+        print(table(json.loads(Path(args.output).read_text())))
+        return
+    results = []
+    for path in sorted(FAMILY.glob("*.toml")):
+        if args.only and path.stem not in args.only:
+            continue
+        result = measure(path, args.timeout, args.verify)
+        results.append(result)
+        print(json.dumps(result), flush=True)
+    report = {"benchmark": "family", "date": time.strftime("%Y-%m-%dT%H:%M:%S"), "machine": machine(),
+              "timeout": args.timeout, "results": results}
+    Path(args.output).write_text(json.dumps(report, indent=2) + "\n")
+    print(table(report))
+    print(f"wrote {args.output}")
+
+
+if __name__ == "__main__":
+    main()
