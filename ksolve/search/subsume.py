@@ -37,10 +37,6 @@ from ksolve.search.table import UNPROVEN, Entry
 
 PER_GROUP = 24
 """Decided beliefs kept per group (White's men and state), the most recent."""
-GROUP_BYTES = 600
-"""What a group costs besides its beliefs (its key, dicts, the position index)."""
-BELIEF_BYTES = 200
-"""What one indexed belief costs (its mask, the entry's slot)."""
 
 
 class _Group:
@@ -105,13 +101,14 @@ class Subsumption:
         if group is None:
             return None
         hashes = belief.hashes.tolist()
-        inside = group.mask(hashes, grow=False)
-        known = 0 if inside is not None else group.mask([h for h in hashes if h in group.bits], grow=False)
+        inside = group.mask(hashes, grow=False)  # None: it holds a position no indexed belief holds
+        # its positions that indexed beliefs hold, where a contained belief must fit
+        present = inside if inside is not None else group.mask([h for h in hashes if h in group.bits], grow=False)
         for mask, entry in reversed(group.beliefs.values()):
             if inside is not None and entry.proven <= moves and inside & ~mask == 0:
                 self.hits += 1
                 return Entry(proven=entry.proven, move=entry.move)
-            if entry.disproven >= moves and mask & ~(inside if inside is not None else known) == 0:
+            if entry.disproven >= moves and mask & ~present == 0:
                 self.hits += 1
                 return Entry(disproven=entry.disproven)
         return None
