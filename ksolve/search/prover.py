@@ -164,26 +164,22 @@ class Prover:
         return won
 
     def reused_result(self, belief: BeliefState, moves: int, state: int = FRESH) -> bool | None:
-        """The verdict a containing belief's proof or a contained belief's
-        disproof gives (``subsume``), written to the table as this belief's
-        own; None if neither is known.  A proof's attempt is reused only where
-        it is still worth trying (legal in some member): otherwise reading the
-        strategy back would try it for nothing, over and over."""
+        """False when a belief this one contains is disproven within ``moves``
+        (``subsume``), written to the table as this belief's own disproof; None
+        otherwise.  Proofs of containing beliefs are not reused: a subset then
+        inherits the larger belief's longer strategy, and the solution's side
+        branches (and the duals counted against them) get slower; on Rotenberg
+        1976 13 minor duals instead of 6, for 6% fewer nodes and more time."""
         if not self.reuse:
             return None
         found = self.table.contained(belief, state, moves)
-        if found is None:
-            return None
-        if found.move >= 0 and found.move not in set(self.candidates(belief, state).tolist()):
+        if found is None or found.proven <= moves:
             return None
         self.run.stats.table_hits += 1
         entry = self.table.entry(belief, state) or Entry()
-        if found.proven <= moves:
-            entry.proven, entry.move = found.proven, found.move
-        else:
-            entry.disproven = max(entry.disproven, found.disproven)
+        entry.disproven = max(entry.disproven, found.disproven)
         self.table.store(belief, state, entry, 1)
-        return found.proven <= moves
+        return False
 
     def _decide(self, belief: BeliefState, moves: int, state: int, entry: Entry) -> bool:
         """``wins`` past the table: search, and write the result into ``entry``."""

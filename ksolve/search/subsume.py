@@ -12,7 +12,8 @@ state (beliefs that can contain one another have both in common).  Inside a
 group each belief is a bit mask over the positions the group has seen, so a
 containment test is one integer operation.  A group keeps its ``PER_GROUP``
 most recent beliefs, and the index holds at most ``capacity`` beliefs in
-all: dropping one costs time, never correctness.
+all: dropping one costs time, never correctness.  The prover reuses the
+disproofs only (``Prover.reused_result`` says why).
 
 >>> from ksolve.belief import BeliefState
 >>> from ksolve.search.table import Entry
