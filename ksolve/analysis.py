@@ -84,6 +84,8 @@ class Analysis:
         prover.fit_bounds(self.belief)
         if not self.rules.bounds_hold:  # stated conditions: Black has fewer replies than the bounds assume
             prover.viable_depth = prover.orthodox_depth = 0
+        elif self.rules.full_information:
+            prover.trust_full_information(self.moves)
         return prover
 
 

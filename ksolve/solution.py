@@ -34,6 +34,7 @@ import numpy as np
 
 from ksolve.belief import BeliefState
 from ksolve.board import move_to_uci, position_to_board
+from ksolve.board.convert import board_fen_of
 from ksolve.board.layout import COLUMN_BLACK
 from ksolve.rules.base import FRESH, PROBED, Outcome, RuleSet
 from ksolve.rules.notation import attempt_san, own_board, played_san
@@ -110,12 +111,7 @@ def belief_summary(belief: BeliefState, types: tuple[int, ...] = ()) -> dict:
 def _known_men(belief: BeliefState) -> str:
     """The board FEN of White's men and the black men common to every member."""
     common = np.bitwise_and.reduce(belief.positions[:, COLUMN_BLACK:COLUMN_BLACK + 6], axis=0)
-    board = position_to_board(belief.positions[0])
-    known = chess.Board(None)
-    for square, piece in board.piece_map().items():
-        if piece.color == chess.WHITE or int(common[piece.piece_type - 1]) >> square & 1:
-            known.set_piece_at(square, piece)
-    return known.board_fen()
+    return board_fen_of([*belief.positions[0, :COLUMN_BLACK].tolist(), *common.tolist()])
 
 
 def strategy_tree(prover: Prover, belief: BeliefState, moves: int,

@@ -139,6 +139,37 @@ def position_to_board(row: np.ndarray) -> chess.Board:
     return board
 
 
+_LETTERS = ("PNBRQK", "pnbrqk")
+
+
+def board_fen_of(bitboards: Iterable[int]) -> str:
+    """The board part of a FEN from twelve bitboards (White's pawns to king,
+    then Black's), without building a ``chess.Board`` (the reports call it
+    at every node of a strategy).
+
+    >>> row = position_from_fen("8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1")
+    >>> board_fen_of(row[:12])
+    '8/8/5B2/8/8/3N4/R6p/5K1k'
+    """
+    cells = [""] * 64
+    for index, mask in enumerate(bitboards):
+        mask, letter = int(mask), _LETTERS[index // 6][index % 6]
+        while mask:
+            cells[(mask & -mask).bit_length() - 1] = letter
+            mask &= mask - 1
+    ranks = []
+    for rank in range(7, -1, -1):
+        text, empty = "", 0
+        for cell in cells[rank * 8:rank * 8 + 8]:
+            if cell:
+                text += (str(empty) if empty else "") + cell
+                empty = 0
+            else:
+                empty += 1
+        ranks.append(text + (str(empty) if empty else ""))
+    return "/".join(ranks)
+
+
 def position_from_fen(fen: str, *, validate: bool = True, fog: bool = False) -> np.ndarray:
     """The position row of a FEN; ``PositionError`` names what is wrong with a bad one."""
     try:

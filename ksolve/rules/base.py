@@ -106,6 +106,9 @@ class RuleSet(ABC):
     with announcements in comments, the game-level tools)."""
     move_limit: int = 2000
     """The halfmove clock at which the game is drawn (Fog of War: the 50-move rule)."""
+    full_information: bool = False
+    """Whether White sees every position (orthodox chess): then a single
+    position's orthodox search is its exact answer, not only a bound."""
     bounds_hold: bool = True
     """Whether the full-information bounds of the search hold: Black may play every
     legal reply (False under stated conditions on his play, ``rules/conditions.py``)."""

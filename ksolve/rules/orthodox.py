@@ -36,6 +36,7 @@ class OrthodoxRules(RuleSet):
 
     name: str = "orthodox"
     title: str = "Orthodox chess (full information)"
+    full_information: bool = True
 
     @property
     def flags(self) -> np.ndarray:

@@ -421,12 +421,28 @@ MOVE_SALT = np.uint64(0x9E3779B97F4A7C15)
 DEPTH_SALT = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _move_slot(position, move, moves, move_keys):
+    """The (key, slot) of ``move`` in ``position`` with ``moves`` left in the move table."""
+    key = position[COLUMN_HASH] ^ (np.uint64(move + 1) * MOVE_SALT) ^ (np.uint64(moves) * DEPTH_SALT)
+    return key, np.int64(key & np.uint64(move_keys.shape[0] - 1))
+
+
+@njit(cache=True, _nrt=False)
+def known_move_win(position, move, moves, spec, move_keys, move_results):
+    """Whether the move table holds ``move`` as a decided orthodox win within
+    ``moves`` in ``position`` (``viable_attempts`` fills it; an undecided
+    move is viable without being known to win)."""
+    key, slot = _move_slot(position, move, moves, move_keys)
+    near_draw = np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= spec.flags[FLAG_MOVE_LIMIT]
+    return move_keys[slot] == key and move_results[slot] == 2 and not near_draw
+
+
 @njit(cache=True, _nrt=False)
 def _cached_move_wins(position, move, moves, flags, fog, keys, won, lost, move_keys, move_results, budget, outer, inner):
     """``move_wins`` remembered per (position, move, moves) when decided
     (stored as 1 + result); an undecided move counts as winning (it is kept)."""
-    key = position[COLUMN_HASH] ^ (np.uint64(move + 1) * MOVE_SALT) ^ (np.uint64(moves) * DEPTH_SALT)
-    slot = np.int64(key & np.uint64(move_keys.shape[0] - 1))
+    key, slot = _move_slot(position, move, moves, move_keys)
     near_draw = np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= flags[FLAG_MOVE_LIMIT]
     if move_keys[slot] == key and move_results[slot] != 0 and not near_draw:
         return move_results[slot] == 2
