@@ -417,6 +417,33 @@ def move_wins(position, move, moves, flags, fog, keys, won, lost, budget, outer,
     return -1 if undecided else 1
 
 
+@njit(cache=True)
+def orthodox_winning_move(position, moves, spec, keys, won, lost, budget):
+    """White's first move, checks first, that wins within ``moves`` with full
+    information: the move, -1 if none does, -2 if none was found and a search
+    ran out of ``budget`` moves (deciding nothing).
+
+    >>> from ksolve.board import move_to_uci, position_from_fen
+    >>> from ksolve.rules.orthodox import ORTHODOX
+    >>> table = OrthodoxTable(1 << 10)
+    >>> move_to_uci(int(orthodox_winning_move(position_from_fen("6k1/5ppp/8/8/8/8/8/K3R3 w - - 0 1"), 1, ORTHODOX.spec, *table.arrays, 0)))
+    'e1e8'
+    """
+    flags, fog = spec.flags, spec.fog
+    candidates = np.empty(MAX_MOVES, dtype=np.int64)
+    count = _generate(position, candidates, fog)
+    if not fog and moves > 1:
+        _checks_first(position, candidates, count, np.empty(POSITION_WIDTH, dtype=np.uint64))
+    outer, inner = workspace(1), workspace(moves)
+    undecided = False
+    for i in range(count):
+        result = move_wins(position, candidates[i], moves, flags, fog, keys, won, lost, budget, outer, inner)
+        if result == 1:
+            return candidates[i]
+        undecided = undecided or result < 0
+    return -2 if undecided else -1
+
+
 MOVE_SALT = np.uint64(0x9E3779B97F4A7C15)
 DEPTH_SALT = np.uint64(0xC2B2AE3D27D4EB4F)
 
@@ -426,16 +453,6 @@ def _move_slot(position, move, moves, move_keys):
     """The (key, slot) of ``move`` in ``position`` with ``moves`` left in the move table."""
     key = position[COLUMN_HASH] ^ (np.uint64(move + 1) * MOVE_SALT) ^ (np.uint64(moves) * DEPTH_SALT)
     return key, np.int64(key & np.uint64(move_keys.shape[0] - 1))
-
-
-@njit(cache=True, _nrt=False)
-def known_move_win(position, move, moves, spec, move_keys, move_results):
-    """Whether the move table holds ``move`` as a decided orthodox win within
-    ``moves`` in ``position`` (``viable_attempts`` fills it; an undecided
-    move is viable without being known to win)."""
-    key, slot = _move_slot(position, move, moves, move_keys)
-    near_draw = np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= spec.flags[FLAG_MOVE_LIMIT]
-    return move_keys[slot] == key and move_results[slot] == 2 and not near_draw
 
 
 @njit(cache=True, _nrt=False)

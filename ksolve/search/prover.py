@@ -44,7 +44,7 @@ from ksolve.board.layout import COLUMN_BLACK
 from ksolve.rules.base import ASKED, FRESH, MUST_CAPTURE, MUST_TRY, PROBED, Outcome, RuleSet, TooManyProbeSets
 from ksolve.search.leaves import win_now
 from ksolve.search.memory import MemoryPlan
-from ksolve.search.orthodox import OrthodoxTable, fails_in, known_move_win, viable_attempts
+from ksolve.search.orthodox import OrthodoxTable, fails_in, orthodox_winning_move, viable_attempts
 from ksolve.search.run import Limits, Progress, SearchAborted, SearchRun, Stats
 from ksolve.search.table import Entry, ResultTable
 
@@ -73,6 +73,8 @@ ORTHODOX_BUDGET = 20_000
 FULL_INFORMATION_BUDGET = 2_000_000
 """The budget under full information, where the orthodox search is the whole answer
 (about a second of it at most: an undecided attempt is then searched here)."""
+UNDECIDED = -2
+"""``orthodox_winning_move``'s answer when its budget ran out before a win was found."""
 FEW_POSITIONS = 16
 """Beliefs larger than this first try to refute all attempts of their first positions (killers first)."""
 VIABILITY_CHUNK = 8
@@ -142,9 +144,9 @@ class Prover:
 
     def trust_full_information(self, moves: int) -> None:
         """Under full information the orthodox search is exact: let the bounds
-        reach all ``moves``, with a larger budget, and take an attempt the
-        orthodox search proved in a one-position belief as proven (its
-        replies are searched again only when a strategy is read back)."""
+        reach all ``moves``, with a larger budget, and decide a one-position
+        belief by the orthodox search's winning move (its replies are searched
+        again only when a strategy is read back)."""
         self.viable_depth = self.orthodox_depth = moves
         self.orthodox_budget = FULL_INFORMATION_BUDGET
         self.exact_orthodox = True
@@ -219,8 +221,17 @@ class Prover:
                 return True
             entry.disproven = 1
             return False
-        if moves <= self.orthodox_depth and not self._exact_viability(belief, state) and not \
-                self._orthodox_bound_holds(belief, moves):
+        if self._exact(belief, moves, state):
+            move = int(orthodox_winning_move(belief.positions[0], moves, self._spec, *self.orthodox.arrays,
+                                    self.orthodox_budget))
+            if move != UNDECIDED:
+                stats.bound_cuts += 1
+                if move >= 0:
+                    entry.proven, entry.move = moves, move
+                    return True
+                entry.disproven = max(entry.disproven, moves)
+                return False
+        if moves <= self.orthodox_depth and not self._orthodox_bound_holds(belief, moves):
             stats.bound_cuts += 1
             entry.disproven = max(entry.disproven, moves)
             return False
@@ -231,8 +242,7 @@ class Prover:
                 entry.disproven = max(entry.disproven, moves)
                 return False
         for move in self._viable_in_order(belief, moves, state, killers_first):
-            if self._orthodox_proof(belief, int(move), moves, state) or self.attempt_wins(belief, int(move), moves,
-                                                                                          state):
+            if self.attempt_wins(belief, int(move), moves, state):
                 entry.proven, entry.move = moves, int(move)
                 self.history[int(move)] = self.history.get(int(move), 0) + moves * moves
                 return True
@@ -297,20 +307,10 @@ class Prover:
         return [(state, BeliefState(belief.positions[mask]))
                 for state, mask in self.rules.any_split(belief.positions)]
 
-    def _exact_viability(self, belief: BeliefState, state: int) -> bool:
-        """Whether the viability test decides this turn by itself (full information,
-        one position): its orthodox bound would search what the test searches."""
-        return self.exact_orthodox and len(belief) == 1 and state == FRESH
-
-    def _orthodox_proof(self, belief: BeliefState, move: int, moves: int, state: int) -> bool:
-        """Whether ``move`` is proven by the orthodox search alone: full information,
-        one position, and the viability test decided that it wins."""
-        if not (self._exact_viability(belief, state) and moves <= self.viable_depth):
-            return False
-        if not known_move_win(belief.positions[0], move, moves, self._spec, *self.orthodox.move_arrays):
-            return False
-        self.run.stats.bound_cuts += 1
-        return True
+    def _exact(self, belief: BeliefState, moves: int, state: int) -> bool:
+        """Whether the orthodox search decides this turn by itself: full
+        information, one position, within the bounds' reach."""
+        return self.exact_orthodox and len(belief) == 1 and state == FRESH and moves <= self.viable_depth
 
     def _orthodox_bound_holds(self, belief: BeliefState, moves: int) -> bool:
         """Whether every member has an orthodox win in ``moves``."""
