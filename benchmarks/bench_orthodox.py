@@ -44,6 +44,7 @@ from ksolve import api  # noqa: E402
 CORPUS = Path(__file__).resolve().parent / "orthodox"
 RESULTS = Path(__file__).resolve().parent / "results" / "orthodox.json"
 DEFAULT_ENGINE = "/usr/games/stockfish"
+SIZES = ("light", "medium", "heavy")
 ENGINE_SECONDS = 60.0
 
 
@@ -120,7 +121,7 @@ def table(result: dict) -> str:
     groups: dict[str, list[dict]] = {}
     for row in result["results"]:
         groups.setdefault(row["problem"].split("-")[0], []).append(row)
-    for name, rows in groups.items():
+    for name, rows in sorted(groups.items(), key=lambda item: SIZES.index(item[0]) if item[0] in SIZES else 9):
         def spread(field: str) -> str:
             values = [row[field] for row in rows]
             return f"{statistics.median(values):.2f}, {max(values):.2f}"
