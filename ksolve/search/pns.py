@@ -258,6 +258,8 @@ class ProofNumberSearch:
         if node.moves <= self.exact_moves:
             return self._decided(node, prover.wins(node.belief, node.moves, node.state))
         reused = prover.reused_result(node.belief, node.moves, node.state)
+        if reused is None:
+            reused = prover.deep_bound_result(node.belief, node.moves, node.state)
         if reused is not None:
             return self._decided(node, reused)
         probes = prover.probe_sets(node.belief, node.state)
