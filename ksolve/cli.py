@@ -110,7 +110,9 @@ def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rul
                               limits=search_limits(timeout, max_nodes),
                               progress=progress_printer(None if at_most else problem.goal),
                               search=search, jobs=jobs)
-    if certificate_path and result.status == "solved":
+    if certificate_path and result.status == "solved" and result.tree is None:
+        click.echo(f"ksolve: no certificate written to {certificate_path}: {result.reason}", err=True)
+    elif certificate_path and result.status == "solved":
         _write_certificate(problem, result, certificate_path)
     if as_json:
         import json

@@ -202,11 +202,13 @@ class Workers:
         result.settled = min(done.values())
         return result
 
-    def tree(self, result: "Fewest") -> Any:
-        """The strategy of ``result``'s key, read from its worker's tables."""
+    def tree(self, result: "Fewest") -> tuple[Any, str | None]:
+        """The strategy of ``result``'s key, read from its worker's tables:
+        ``(tree, None)``, or ``(None, why not)`` when reading it back reached
+        the run's limits."""
         self.pipes[result.worker].send(("tree", result.key, result.moves))
-        _, tree, _ = next(self._answers([result.worker]))
-        return tree
+        _, tree, reason = next(self._answers([result.worker]))
+        return tree, reason
 
     def duals(self, key: int) -> tuple[list[dict[str, Any]], bool, str | None]:
         """The duals of the key's strategy, from the worker that proved the key:
@@ -311,7 +313,10 @@ def _serve(pipe: Connection) -> None:
                 aborted = str(stop)
             pipe.send(("fewest", won, prover.stats.nodes, aborted))
         elif request[0] == "tree":
-            pipe.send(("tree", strategy_tree(prover, classes[0], request[2], first=request[1]), prover.stats.nodes))
+            try:
+                pipe.send(("tree", strategy_tree(prover, classes[0], request[2], first=request[1]), None))
+            except SearchAborted as stop:  # reading back searched again, past the run's limits
+                pipe.send(("tree", None, f"the strategy was not read back: {stop}"))
         elif request[0] == "duals":
             found: list[dict[str, Any]] = []
             try:

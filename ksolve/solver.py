@@ -107,15 +107,28 @@ def solve(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet 
     else:
         solution.status, solution.moves = (SOLVED if found else NO_SOLUTION), found
         solution.nodes = prover.stats.nodes  # the search's nodes (reading the strategy back adds none of substance)
-        if found is not None and tree:
-            solution.tree = _tree(prover, analysis.classes, found)
-            solution.key = key_move(solution.tree) if len(analysis.classes) == 1 else None
-        elif found is not None and len(analysis.classes) == 1:
-            solution.key = _uci(prover.winning_move(analysis.classes[0].belief, found)[0])
+        if found is not None:
+            _read_strategy(solution, prover, analysis, found, tree)
     if solution.status == UNKNOWN:
         solution.nodes = prover.stats.nodes
     solution.seconds = work_clock() - started
     return solution
+
+
+def _read_strategy(solution: Solution, prover: Prover, analysis: Analysis, moves: int, tree: bool) -> None:
+    """Read the proven strategy (``tree``) or its key back from the prover's table.
+
+    Entries a memory budget dropped are searched again, so reading can reach
+    the run's limits after the proof: the problem stays solved, without the
+    strategy (``reason`` says why)."""
+    try:
+        if tree:
+            solution.tree = _tree(prover, analysis.classes, moves)
+            solution.key = key_move(solution.tree) if len(analysis.classes) == 1 else None
+        elif len(analysis.classes) == 1:
+            solution.key = _uci(prover.winning_move(analysis.classes[0].belief, moves)[0])
+    except SearchAborted as aborted:
+        solution.reason = f"the strategy was not read back: {aborted}"
 
 
 def _root_choices(analysis: Analysis) -> list[int]:
@@ -143,7 +156,8 @@ def _solve_in_workers(analysis: Analysis, firsts: list[int], jobs: int, limits: 
         if found.moves is not None:
             solution.status, solution.moves, solution.key = SOLVED, found.moves, _uci(found.key)
             if tree:
-                solution.tree = workers.tree(found)
+                solution.tree, reason = workers.tree(found)
+                solution.reason = reason or ""
         elif found.aborted is None:
             solution.status = NO_SOLUTION
         else:

@@ -124,3 +124,34 @@ def test_prover_over_budget_raises_search_aborted() -> None:
     prover.run.guard.read = lambda: 128 << 30
     with pytest.raises(SearchAborted, match="memory budget"):
         prover.solve(problem.belief(), 8)
+
+
+def test_a_strategy_read_back_past_the_budget_stays_solved(monkeypatch, tmp_path) -> None:
+    """Reading the strategy back searches again where the tables dropped
+    entries; past the budget then, the problem stays solved without its
+    tree, says why, and ``--certificate`` says that none was written (no traceback)."""
+    from click.testing import CliRunner
+
+    from ksolve import solver
+    from ksolve.cli import main
+
+    reading: list[bool] = []
+    monkeypatch.setattr(memory, "resident_bytes", lambda: (64 << 30) if reading else (100 << 20))
+    read_tree = solver._tree
+
+    def reading_over_budget(*args, **kwargs):
+        reading.append(True)
+        return read_tree(*args, **kwargs)
+
+    monkeypatch.setattr(solver, "_tree", reading_over_budget)
+    result = ksolve.solve(load_problem("problems/rotenberg-1976.toml"), at_most=True,
+                          limits=ksolve.Limits(memory=1 << 30))
+    assert (result.status, result.moves, result.tree) == ("solved", 8, None)
+    assert result.reason.startswith("the strategy was not read back: memory budget 1,024 MB reached")
+    reading.clear()
+    certificate = tmp_path / "c.json"
+    out = CliRunner().invoke(main, ["solve", "problems/rotenberg-1976.toml", "--at-most", "--max-memory", "1G",
+                                    "--certificate", str(certificate)])
+    assert out.exit_code == 0 and "Traceback" not in out.output, out.output
+    assert "White mates in at most 8" in out.output and "The strategy is not shown" in out.output
+    assert f"ksolve: no certificate written to {certificate}" in out.output and not certificate.exists()

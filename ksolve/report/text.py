@@ -235,6 +235,8 @@ def render_solution_text(problem, solution, full: bool = False) -> str:
                      f"in {solution.max_moves} or fewer moves.")
     else:
         lines.append(f"Not decided: {solution.reason}")
+    if solution.status == "solved" and solution.tree is None and solution.reason:
+        lines.append(f"The strategy is not shown: {solution.reason}.")
     if solution.status == "solved" and solution.tree is not None:
         lines.append("")
         if full:
