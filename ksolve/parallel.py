@@ -101,8 +101,8 @@ class Workers:
         share = Limits(limits.seconds, None if limits.nodes is None else max(1, limits.nodes // jobs),
                        None if limits.memory is None else limits.memory // jobs)
         self.progress, self.started, self.live = progress, time.monotonic(), {}
-        for pipe in self.pipes:
-            pipe.send(("load", analysis.problem, analysis.rules, analysis.moves, share))
+        for index in range(jobs):
+            self._send(index, ("load", analysis.problem, analysis.rules, analysis.moves, share))
         for _ in self._answers(range(jobs)):
             pass
 
@@ -136,7 +136,7 @@ class Workers:
             while idle and pending and split.aborted is None:
                 worker, first = idle.pop(), pending.pop(0)
                 self.owner[first], busy[worker] = worker, first
-                self.pipes[worker].send(("keys", [first]))
+                self._send(worker, ("keys", [first]))
             worker, answer = self._next_answer(busy)
             del busy[worker]
             idle.append(worker)
@@ -166,8 +166,8 @@ class Workers:
         (with several keys, which one is found first may vary from run to run);
         asking "Any?" only when no attempt wins as fast, as in one process."""
         jobs = len(self.pipes)
-        for index, pipe in enumerate(self.pipes):
-            pipe.send(("fewest", firsts[index::jobs], low, high))
+        for index in range(jobs):
+            self._send(index, ("fewest", firsts[index::jobs], low, high), "solving")
         order = {first: index for index, first in enumerate(firsts)}
         done = dict.fromkeys(range(jobs), low - 1)
         wins: dict[int, tuple[int, int]] = {}
@@ -206,7 +206,7 @@ class Workers:
         """The strategy of ``result``'s key, read from its worker's tables:
         ``(tree, None)``, or ``(None, why not)`` when reading it back reached
         the run's limits."""
-        self.pipes[result.worker].send(("tree", result.key, result.moves))
+        self._send(result.worker, ("tree", result.key, result.moves))
         _, tree, reason = next(self._answers([result.worker]))
         return tree, reason
 
@@ -214,7 +214,7 @@ class Workers:
         """The duals of the key's strategy, from the worker that proved the key:
         ``(duals, all checked, why not)``."""
         worker = self.owner[key]
-        self.pipes[worker].send(("duals", key))
+        self._send(worker, ("duals", key))
         _, found, checked, reason = next(self._answers([worker]))
         return found, checked, reason
 
@@ -225,6 +225,14 @@ class Workers:
             worker, message = self._next_answer(waiting)
             del waiting[worker]
             yield message
+
+    def _send(self, worker: int, request: tuple, what: str = "verification") -> None:
+        """Send ``request`` to ``worker``; one that has died is a ``RuntimeError``
+        (its pipe is closed: the request cannot even be written)."""
+        try:
+            self.pipes[worker].send(request)
+        except OSError:  # BrokenPipeError and the like
+            raise RuntimeError(f"a {what} worker died (out of memory, or killed)") from None
 
     def _next_answer(self, workers, what: str = "verification") -> tuple[int, Any]:
         """The next message but progress of one of ``workers`` (a collection of
