@@ -56,8 +56,8 @@ class Split:
     nodes: int = 0
     aborted: str | None = None
     """Why a worker stopped early (its limit), None when all finished."""
-    depth: int | None = None
-    """The least depth a stopped worker had not decided."""
+    undecided: dict[int, int] = field(default_factory=dict)
+    """The first attempts left undecided, each with the depth it stopped at (0: never begun)."""
 
 
 @dataclass
@@ -83,6 +83,10 @@ class Workers:
         self.started = time.monotonic()
         self.live: dict[int, tuple[int, int]] = {}
         """Per worker: its nodes and depth as last reported."""
+        self.owner: dict[int, int] = {}
+        """Which worker decided each first attempt (the key's worker looks for the duals)."""
+        self.early_duals: tuple[int, tuple[list[dict[str, Any]], bool, str | None]] | None = None
+        """The first key found and its duals, looked for while other attempts went on."""
         self.pipes: list[Connection] = []
         self.processes = []
         for _ in range(jobs):
@@ -122,14 +126,18 @@ class Workers:
         for pipe in self.pipes:
             pipe.close()
 
-    def keys_and_tries(self, firsts: list[int]) -> Split:
+    def keys_and_tries(self, firsts: list[int], duals: bool = False) -> Split:
         """Each first attempt handed to the next idle worker, which deepens on
         it alone (its fewest moves if it wins, else its refutation); the
         results merged in the attempts' order.  After a worker stops at its
-        limit no more attempts are handed out."""
+        limit no more attempts are handed out.
+
+        ``duals``: the worker that finds the first key looks for its duals at
+        once, while the others go on with the attempts left (kept for
+        ``duals`` if that key stays the only one: the duals were the
+        verification's one serial part)."""
         pending, idle, busy = list(firsts), list(range(len(self.pipes))), {}
-        self.owner: dict[int, int] = {}
-        """Which worker decided each first attempt (the key's worker looks for the duals)."""
+        self.owner, self.early_duals = {}, None
         nodes: dict[int, int] = {}
         split = Split()
         while busy or (pending and split.aborted is None):
@@ -138,16 +146,25 @@ class Workers:
                 self.owner[first], busy[worker] = worker, first
                 self._send(worker, ("keys", [first]))
             worker, answer = self._next_answer(busy)
-            del busy[worker]
-            idle.append(worker)
+            first = busy.pop(worker)
+            if answer[0] == "duals":
+                self.early_duals = (self.early_duals[0], answer[1:])
+                idle.append(worker)
+                continue
             _, needed, tries, nodes[worker], aborted, depth = answer
+            if duals and needed and not split.needed and aborted is None:
+                key = next(iter(needed))
+                self.early_duals, busy[worker] = (key, ([], False, None)), key
+                self._send(worker, ("duals", key))
+            else:
+                idle.append(worker)
             split.needed.update(needed)
             split.tries.extend(tries)
             if aborted is not None:
                 split.aborted = split.aborted or aborted
-                split.depth = depth if split.depth is None else min(split.depth, depth)
-        if split.aborted is not None and pending:
-            split.depth = 1  # some attempts not begun: no depth is established for every one
+                split.undecided[first] = depth
+        split.undecided.update(dict.fromkeys(pending, 0))
+        split.undecided = {first: split.undecided[first] for first in firsts if first in split.undecided}
         split.nodes = sum(nodes.values())
         from ksolve.verification import _uci
 
@@ -213,6 +230,8 @@ class Workers:
     def duals(self, key: int) -> tuple[list[dict[str, Any]], bool, str | None]:
         """The duals of the key's strategy, from the worker that proved the key:
         ``(duals, all checked, why not)``."""
+        if self.early_duals is not None and self.early_duals[0] == key:
+            return self.early_duals[1]
         worker = self.owner[key]
         self._send(worker, ("duals", key))
         _, found, checked, reason = next(self._answers([worker]))

@@ -166,12 +166,12 @@ def verify(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet
 
         with nullcontext(workers) if workers is not None else Workers(min(jobs, len(firsts))) as pool:
             pool.load(analysis, limits, progress)
-            split = pool.keys_and_tries(firsts)
+            split = pool.keys_and_tries(firsts, duals=duals)
             question_prover = functools.cache(lambda: analysis.prover(limits, progress))
             """Asking "Any?" first is searched here, when no attempt wins (rare): so are its duals."""
-            _conclude(report, analysis, split.needed, split.tries, split.aborted, split.depth, tries, question_prover,
+            _conclude(report, analysis, split.needed, split.tries, split.aborted, None, tries, question_prover,
                       (lambda key: _duals_of(question_prover(), classes, moves, key) if key == ASK
-                       else pool.duals(key)) if duals else None)
+                       else pool.duals(key)) if duals else None, split.undecided)
         report.nodes, report.seconds = split.nodes, work_clock() - started
         return report
     prover = analysis.prover(limits, progress)
@@ -204,16 +204,22 @@ def _duals_of(prover: Prover, classes: list[BeliefState], moves: int, key: int
 
 def _conclude(report: Verification, analysis: Analysis, needed: dict[int, int], found: list[FirstMove],
               aborted: str | None, depth: int | None, tries: int | None, question_prover: Callable[[], Prover],
-              duals: Callable[[int], tuple[list[dict[str, Any]], bool, str | None]] | None) -> None:
+              duals: Callable[[int], tuple[list[dict[str, Any]], bool, str | None]] | None,
+              undecided: dict[int, int] | None = None) -> None:
     """Fill ``report`` from the keys' fewest moves (``needed``), the tries
-    ``found`` and why the search stopped (``aborted``, at ``depth``); if no
-    attempt wins, whether asking "Any?" first does (by ``question_prover()``);
-    and ``duals(key)`` of a sound problem's key."""
+    ``found`` and why the search stopped (``aborted``, at ``depth`` when the
+    attempts were deepened together; else ``undecided``: the attempts left,
+    each with the depth it stopped at, 0 if never begun); if no attempt wins,
+    whether asking "Any?" first does (by ``question_prover()``); and
+    ``duals(key)`` of a sound problem's key."""
     classes = [first.belief for first in analysis.classes]
     moves = analysis.moves
     if aborted is not None:
-        if needed:
-            keys = ", ".join(f"1.{_label(classes[0], first)}! (#{fewest})" for first, fewest in needed.items())
+        keys = ", ".join(f"1.{_label(classes[0], first)}! (#{fewest})" for first, fewest in needed.items())
+        if undecided is not None:
+            report.reason = (f"{aborted}; " + (f"keys so far {keys}; " if needed else "")
+                             + _undecided_text(classes[0], undecided))
+        elif needed:
             report.reason = f"{aborted}; keys so far {keys}, depth {depth} not decided"
         else:
             report.reason = f"{aborted}" + (f"; no first move wins in {depth - 1} or fewer, {depth} not decided"
@@ -241,6 +247,23 @@ def _conclude(report: Verification, analysis: Analysis, needed: dict[int, int], 
         report.duals, report.duals_checked, reason = duals(next(iter(needed)))
         if reason is not None:
             report.reason = f"duals not all checked: {reason}"
+
+
+def _undecided_text(belief: BeliefState, undecided: dict[int, int], named: int = 8) -> str:
+    """The first attempts a stopped verification left undecided, for its reason.
+
+    >>> from ksolve.board import move_from_uci
+    >>> belief = BeliefState.from_hidden("k7/8/1K6/8/8/8/8/7R w - - 0 1", [])
+    >>> _undecided_text(belief, {move_from_uci("h1h7"): 3, move_from_uci("h1g1"): 0, move_from_uci("h1f1"): 0})
+    'first moves not decided: 1.Rh7 (depth 3), 1.Rg1, 1.Rf1 (not begun)'
+    """
+    begun = [f"1.{_label(belief, first)} (depth {depth})" for first, depth in undecided.items() if depth]
+    waiting = [f"1.{_label(belief, first)}" for first, depth in undecided.items() if not depth]
+    if len(waiting) > named:
+        waiting = waiting[:named] + [f"{len(waiting) - named} more"]
+    if waiting:
+        waiting[-1] += " (not begun)"
+    return "first moves not decided: " + ", ".join(begun + waiting)
 
 
 def _first_attempts(rules: RuleSet, classes: list[BeliefState]) -> list[int]:

@@ -63,6 +63,38 @@ def test_a_worker_that_dies_is_said_in_one_line() -> None:
             workers.keys_and_tries(list(range(2)))
 
 
+def test_a_stopped_verification_in_workers_names_the_attempts_left(pool) -> None:
+    """Each worker deepens its own attempts: a stopped verification names those
+    left undecided (with the depth a stopped one reached, or "not begun")
+    instead of one depth, which does not hold for every attempt."""
+    from ksolve.search.run import Limits
+
+    report = verify(ksolve.load_problem("problems/rotenberg-1976.toml"), limits=Limits(nodes=3000), workers=pool)
+    assert report.verdict == "unknown"
+    reason = report.line()
+    assert reason.startswith("not decided: node limit 1,500 reached; first moves not decided: 1."), reason
+    assert "(depth " in reason and reason.endswith("(not begun)")
+
+
+def test_the_early_duals_are_those_of_the_key_looked_for_afterwards(pool) -> None:
+    """The worker that finds the key looks for its duals while the others go
+    on: the same duals as when asked for after every attempt is decided."""
+    from ksolve.analysis import Analysis
+    from ksolve.verification import _first_attempts
+
+    analysis = Analysis(ksolve.load_problem("problems/loustau-1988-b.toml"))
+    firsts = _first_attempts(analysis.rules, [first.belief for first in analysis.classes])
+    pool.load(analysis)
+    early = pool.keys_and_tries(firsts, duals=True)
+    (key,) = early.needed
+    assert pool.early_duals is not None and pool.early_duals[0] == key
+    early_duals = pool.duals(key)
+    pool.load(analysis)
+    late = pool.keys_and_tries(firsts)
+    assert late.needed == early.needed and pool.early_duals is None
+    assert pool.duals(key) == early_duals
+
+
 def test_the_command_line_verifies_one_problem_with_jobs() -> None:
     """``ksolve verify FILE --jobs 2`` prints what ``--jobs 1`` prints (but the
     nodes and seconds); ``--scheduler`` is for a folder."""
