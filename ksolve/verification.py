@@ -355,8 +355,9 @@ def _label(belief: BeliefState, move: int) -> str:
 
 # --- refutations -----------------------------------------------------------------
 def _refute_first(prover: Prover, classes: list[BeliefState], first: int, moves: int) -> dict[str, Any]:
+    search = ProofNumberSearch(prover)
     for part in classes:
-        if not prover.attempt_wins(part, first, moves):
+        if not search.attempt_wins(part, first, moves):
             if first == ASK:
                 return _refute_ask(prover, part, moves)
             if probe_mask(first):
@@ -366,15 +367,17 @@ def _refute_first(prover: Prover, classes: list[BeliefState], first: int, moves:
 
 
 def _refute_ask(prover: Prover, belief: BeliefState, moves: int) -> dict[str, Any]:
+    search = ProofNumberSearch(prover)
     for state, part in prover.any_classes(belief):
-        if len(part) and not prover.wins(part, moves, state):
+        if len(part) and not search.wins(part, moves, state):
             return refutation_of(prover.rules.any_answer_words(state), None, part, NO_WIN, f"no win in {moves}")
     raise ValueError("asking wins: nothing to refute")
 
 
 def _refute_probe(prover: Prover, belief: BeliefState, mask: int, moves: int) -> dict[str, Any]:
+    search = ProofNumberSearch(prover)
     for key, part in prover.probe_classes(belief, mask):
-        if not prover.wins(part, moves, PROBED):
+        if not search.wins(part, moves, PROBED):
             return refutation_of(prover.rules.describe_probe(key, mask), None, part, NO_WIN, f"no win in {moves}")
     raise ValueError("the probe wins: nothing to refute")
 
@@ -389,9 +392,13 @@ def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: in
     ``REFUSED`` or ``ENDS``) and ``reason``.  The classes are taken in the
     referee's order (replies largest first), so the refutation is the same
     whatever the table holds (one process or several, any memory budget);
-    the table only makes deciding them cheap.
+    the table only makes deciding them cheap.  Classes are decided by the
+    proof-number search over the prover's tables: a class before the lost
+    one may be won, and on a long problem the depth-first prover takes
+    minutes to prove what the proof-number search proves in seconds.
     """
     rules = prover.rules
+    search = ProofNumberSearch(prover)
     after = rules.state_after_refusal(state)
     label = move_label(belief, move)
     classes = [(key, rules.outcome(key), part) for key, part in belief.attempt(rules, move)]
@@ -405,7 +412,7 @@ def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: in
             return refutation_of(rules.describe(key), played, part, NO_WIN, f"no {_goal(rules)} with this move")
     for key, outcome, part in classes:
         if outcome is Outcome.REFUSED:
-            if not prover.wins(part, moves, after):
+            if not search.wins(part, moves, after):
                 return refutation_of("No", None, part, NO_WIN, f"no {_goal(rules)} in {moves} after the refusal")
             continue
         if outcome is not Outcome.GOES_ON:
@@ -416,7 +423,7 @@ def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: in
                 return refutation_of(rules.describe(key), played, reply_part, NO_WIN,
                                      "Black's reply ends the game", rules.describe(reply_key),
                                      black_moves(part, reply_part))
-            if not prover.wins(reply_part, moves - 1):
+            if not search.wins(reply_part, moves - 1):
                 return refutation_of(rules.describe(key), played, reply_part, NO_WIN,
                                      f"no {_goal(rules)} in {moves - 1}", rules.describe(reply_key),
                                      black_moves(part, reply_part))
@@ -497,10 +504,12 @@ def find_duals(prover: Prover, classes: list[BeliefState], moves: int, found: li
     mate as fast as the strategy's move does there (the moves its own line
     needs, at worst), in SAN, marked ``main_line`` when the turn is on the
     solution's main line.  True when all were checked (``SearchAborted``
-    otherwise)."""
+    otherwise).  Each other attempt is decided by the proof-number search,
+    as the keys were (the depth-first prover alone is far slower at depth)."""
     from ksolve.report.lines import TreeReader, path_text
     from ksolve.solution import strategy_tree
 
+    search = ProofNumberSearch(prover)
     for part in classes:
         beliefs: dict[int, tuple[BeliefState, int]] = {}
         tree = strategy_tree(prover, part, moves, beliefs, first=key)
@@ -512,7 +521,7 @@ def find_duals(prover: Prover, classes: list[BeliefState], moves: int, found: li
                 continue
             needed = reader.length(node)
             others = [int(m) for m in prover.candidates(belief, state)
-                      if int(m) != chosen and prover.attempt_wins(belief, int(m), needed, state)]
+                      if int(m) != chosen and search.attempt_wins(belief, int(m), needed, state)]
             if others:
                 found.append({"move_number": tree.nodes[node]["number"], "moves_left": needed,
                               "played": move_label(belief, chosen), "also": [_label(belief, m) for m in others],
