@@ -14,9 +14,11 @@ its own peak resident size, read with ``os.wait4``):
 - ``shortest``: ``solve`` (the fewest moves, every shorter depth disproven),
   with ``--jobs 1`` and ``--jobs 2``;
 - ``verify`` (with ``--verify``): ``verify --jobs 2 --tries 3``: keys, each
-  key's fewest moves, tries.
+  key's fewest moves, tries, duals.  ``--verify-only`` runs that alone and
+  writes ``benchmarks/results/family-verify.json``.
 
     python benchmarks/bench_family.py [--only ID ...] [--timeout S] [--verify] [-o OUT.json]
+    python benchmarks/bench_family.py --verify-only [--only ID ...] [--timeout S]
     python benchmarks/bench_family.py --table     # the README's table from the JSON
 """
 
@@ -38,6 +40,7 @@ from common import machine, measured_process  # noqa: E402
 
 FAMILY = ROOT / "problems" / "family"
 RESULTS = ROOT / "benchmarks" / "results" / "family.json"
+VERIFY_RESULTS = ROOT / "benchmarks" / "results" / "family-verify.json"
 
 
 def least_budget_mb(path: Path) -> int:
@@ -84,8 +87,25 @@ def verify_row(path: Path, timeout: float) -> dict:
     output = row.pop("output", {})
     row.update(verdict=output.get("verdict"), line=output.get("line"), nodes=output.get("nodes"),
                keys=[(key["san"], key["moves"]) for key in output.get("keys", [])],
-               short=output.get("short"), tries=[t.get("san") for t in output.get("tries", [])][:3])
+               short=output.get("short"), tries=[t.get("san") for t in output.get("tries", [])][:3],
+               tries_total=output.get("tries_total"), duals=len(output.get("duals", [])),
+               main_line_duals=sum(1 for dual in output.get("duals", []) if dual.get("main_line")),
+               duals_checked=output.get("duals_checked"), reason=output.get("reason") or "")
     return row
+
+
+def verify_table(report: dict) -> str:
+    """The README's table of the verifications."""
+    lines = ["| problem | #n | verdict | keys (fewest moves) | tries | duals (main line) | seconds | peak MB |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in report["results"]:
+        v = r["verify"]
+        keys = ", ".join(f"1.{san}! (#{moves})" for san, moves in v.get("keys") or []) or "-"
+        duals = (f"{v['duals']} ({v['main_line_duals']})" if v.get("duals_checked")
+                 else "-" if len(v.get("keys") or []) != 1 else "not all checked")
+        lines.append(f"| {r['problem']} | {r['moves']} | {v.get('verdict') or 'error'} | {keys} "
+                     f"| {v.get('tries_total') or '-'} | {duals} | {v['seconds']:.0f} | {v['peak_mb']} |")
+    return "\n".join(lines)
 
 
 def measure(path: Path, timeout: float, verify: bool) -> dict:
@@ -137,11 +157,18 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="Problem ids to run.")
     parser.add_argument("--timeout", type=float, default=900.0)
     parser.add_argument("--verify", action="store_true", help="Also verify each problem (--jobs 2).")
+    parser.add_argument("--verify-only", action="store_true",
+                        help=f"Only verify each problem (--jobs 2), into {VERIFY_RESULTS.name}.")
     parser.add_argument("--table", action="store_true", help="Print the README's table from the JSON.")
     parser.add_argument("-o", "--output", default=str(RESULTS))
     args = parser.parse_args()
     if args.table:
         print(table(json.loads(Path(args.output).read_text())))
+        if VERIFY_RESULTS.exists():
+            print(verify_table(json.loads(VERIFY_RESULTS.read_text())))
+        return
+    if args.verify_only:
+        verify_only(args)
         return
     results = []
     for path in sorted(FAMILY.glob("*.toml")):
@@ -155,6 +182,26 @@ def main() -> None:
     Path(args.output).write_text(json.dumps(report, indent=2) + "\n")
     print(table(report))
     print(f"wrote {args.output}")
+
+
+def verify_only(args: argparse.Namespace) -> None:
+    """``ksolve verify --jobs 2`` of each member, into ``VERIFY_RESULTS``."""
+    from ksolve.problem import load_problem
+
+    results = []
+    for path in sorted(FAMILY.glob("*.toml")):
+        if args.only and path.stem not in args.only:
+            continue
+        problem = load_problem(path)
+        result = {"problem": path.stem, "moves": problem.moves, "positions": len(problem.belief()),
+                  "verify": verify_row(path, args.timeout)}
+        results.append(result)
+        print(json.dumps(result), flush=True)
+    report = {"benchmark": "family-verify", "date": time.strftime("%Y-%m-%dT%H:%M:%S"), "machine": machine(),
+              "timeout": args.timeout, "jobs": 2, "results": results}
+    VERIFY_RESULTS.write_text(json.dumps(report, indent=2) + "\n")
+    print(verify_table(report))
+    print(f"wrote {VERIFY_RESULTS}")
 
 
 if __name__ == "__main__":
