@@ -246,9 +246,9 @@ def key_wins(problem: Problem | Analysis, key: str, moves: int | None = None, li
     (True, False)
     """
     analysis = as_analysis(problem, None, moves)
-    prover = analysis.prover(limits)
+    search = make_search("pn", analysis.prover(limits))
     first = _first_move(key)
     try:
-        return all(prover.attempt_wins(part.belief, first, analysis.moves) for part in analysis.classes)
+        return all(search.attempt_wins(part.belief, first, analysis.moves) for part in analysis.classes)
     except SearchAborted:
         return None

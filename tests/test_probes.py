@@ -227,3 +227,4 @@ def test_verify_tries_the_probe_sets_first() -> None:
     assert sorted(attempt.move for attempt in report.tries) == ["probe e2", "probe h2"]
     assert solve(problem, tree=False).key == "probe f1"
     assert key_wins(problem, "probe f1") and not key_wins(problem, "probe e2")
+    assert not key_wins(problem, "probe f1,e2")  # more squares than the problem's one probe

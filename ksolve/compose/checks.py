@@ -141,9 +141,9 @@ def _cheap_reason(analysis, job: CandidateJob, refuted: list[str]) -> tuple[str,
             return "key", f"the key already wins in {moves - 1}"
         return None
     prover.run.depth = moves
-    if not all(prover.wins(part, moves) for part in classes):
+    if not all(search.wins(part, moves) for part in classes):
         return "win", f"White cannot {goal} in {moves}"
     prover.run.depth = moves - 1
-    if moves > 1 and all(prover.wins(part, moves - 1) for part in classes):
+    if moves > 1 and all(search.wins(part, moves - 1) for part in classes):
         return "short", f"White wins in {moves - 1}"
     return None

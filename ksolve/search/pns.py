@@ -279,8 +279,10 @@ class ProofNumberSearch:
             return [WhiteNode(part, parent.moves, answer) for answer, part in prover.any_classes(parent.belief)
                     if len(part)]
         if probe_mask(node.move):
-            return [WhiteNode(part, parent.moves, PROBED)
-                    for _, part in prover.probe_classes(parent.belief, probe_mask(node.move))]
+            mask = probe_mask(node.move)
+            if parent.state != FRESH or bin(mask).count("1") > prover.rules.probes:
+                return None  # as the depth-first prover: no probe here, or too many squares
+            return [WhiteNode(part, parent.moves, PROBED) for _, part in prover.probe_classes(parent.belief, mask)]
         outcome = prover.attempt_outcome(parent.belief, node.move, parent.moves, parent.state)
         if outcome is None:
             return None
