@@ -341,7 +341,8 @@ def _serve(pipe: Connection) -> None:
             pipe.send(("fewest", won, prover.stats.nodes, aborted))
         elif request[0] == "tree":
             try:
-                pipe.send(("tree", strategy_tree(prover, classes[0], request[2], first=request[1]), None))
+                pipe.send(("tree", strategy_tree(prover, classes[0], request[2], first=request[1],
+                                                 search=ProofNumberSearch(prover)), None))
             except SearchAborted as stop:  # reading back searched again, past the run's limits
                 pipe.send(("tree", None, f"the strategy was not read back: {stop}"))
         elif request[0] == "duals":

@@ -38,6 +38,7 @@ from ksolve.board.convert import board_fen_of
 from ksolve.board.layout import COLUMN_BLACK
 from ksolve.rules.base import FRESH, PROBED, Outcome, RuleSet
 from ksolve.rules.notation import attempt_san, own_board, played_san
+from ksolve.search.base import Search
 from ksolve.search.prover import ASK, Prover, probe_mask
 
 MAX_LISTED_SQUARES = 8
@@ -115,7 +116,8 @@ def _known_men(belief: BeliefState) -> str:
 
 
 def strategy_tree(prover: Prover, belief: BeliefState, moves: int,
-                  beliefs: dict[int, tuple[BeliefState, int]] | None = None, first: int | None = None) -> nx.DiGraph:
+                  beliefs: dict[int, tuple[BeliefState, int]] | None = None, first: int | None = None,
+                  search: Search | None = None) -> nx.DiGraph:
     """The winning strategy the prover found for ``belief`` within ``moves``,
     read from its table (``Prover.winning_move``).
 
@@ -124,13 +126,16 @@ def strategy_tree(prover: Prover, belief: BeliefState, moves: int,
     of a cooked problem; ``ASK`` for "Any?") instead of the one the prover
     chose.  Raises ``ValueError`` if the prover cannot win there (with ``first``).
     ``beliefs``, if given, receives each White node's (belief, "Any?" state).
+    ``search`` (default: the depth-first prover) decides what the table does
+    not hold: ``first``, and turns whose proof a memory budget dropped.
     """
-    if first is not None and not prover.attempt_wins(belief, first, moves):
+    search = search or prover
+    if first is not None and not search.attempt_wins(belief, first, moves):
         raise ValueError("this first attempt does not win within the given moves")
     types = tuple(sorted(piece.piece_type for piece, _ in belief.hidden_squares()))
-    tree = nx.DiGraph(moves=moves, rules=prover.rules.name, beliefs=beliefs, hidden_types=types)
+    tree = nx.DiGraph(moves=moves, rules=prover.rules.name, beliefs=beliefs, hidden_types=types, search=search)
     _white_node(tree, prover, belief, moves, number=1, chosen=None if first is None else (first, moves))
-    del tree.graph["beliefs"]
+    del tree.graph["beliefs"], tree.graph["search"]
     return tree
 
 
@@ -143,7 +148,7 @@ def _add_node(tree: nx.DiGraph, **attributes) -> int:
 def _white_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: int, number: int,
                 state: int = FRESH, chosen: tuple[int, int] | None = None) -> int:
     rules = prover.rules
-    move, needed = chosen or prover.winning_move(belief, moves, state)
+    move, needed = chosen or prover.winning_move(belief, moves, state, tree.graph["search"])
     node = _add_node(tree, kind="white", number=number, moves_left=needed, **_summary(tree, belief))
     if tree.graph["beliefs"] is not None:
         tree.graph["beliefs"][node] = (belief, state)

@@ -21,7 +21,7 @@ from ksolve.belief import BeliefState
 from ksolve.compilation import work_clock
 from ksolve.problem import Problem
 from ksolve.rules.base import FRESH, RuleSet
-from ksolve.search.base import make_search
+from ksolve.search.base import Search, make_search
 from ksolve.search.prover import ASK, Prover
 from ksolve.search.run import Limits, Progress, SearchAborted
 from ksolve.solution import belief_summary, key_move, strategy_tree
@@ -91,7 +91,8 @@ def solve(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet 
     if len(firsts) > 1:
         return _solve_in_workers(analysis, firsts, jobs, limits, progress, tree, shortest, started)
     prover = analysis.prover(limits, progress)
-    wins = make_search(search, prover).wins
+    searcher = make_search(search, prover)
+    wins = searcher.wins
     solution = Solution(UNKNOWN, None, analysis.moves, None, len(analysis.belief), 0, 0.0,
                         classes=analysis.class_sizes, shortest=shortest, rules=analysis.rules.name,
                         problem=analysis.problem)
@@ -108,25 +109,27 @@ def solve(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet 
         solution.status, solution.moves = (SOLVED if found else NO_SOLUTION), found
         solution.nodes = prover.stats.nodes  # the search's nodes (reading the strategy back adds none of substance)
         if found is not None:
-            _read_strategy(solution, prover, analysis, found, tree)
+            _read_strategy(solution, prover, analysis, found, tree, searcher)
     if solution.status == UNKNOWN:
         solution.nodes = prover.stats.nodes
     solution.seconds = work_clock() - started
     return solution
 
 
-def _read_strategy(solution: Solution, prover: Prover, analysis: Analysis, moves: int, tree: bool) -> None:
+def _read_strategy(solution: Solution, prover: Prover, analysis: Analysis, moves: int, tree: bool,
+                   search: Search) -> None:
     """Read the proven strategy (``tree``) or its key back from the prover's table.
 
-    Entries a memory budget dropped are searched again, so reading can reach
-    the run's limits after the proof: the problem stays solved, without the
-    strategy (``reason`` says why)."""
+    Entries a memory budget dropped are searched again (by ``search``, the
+    solve's), so reading can reach the run's limits after the proof: the
+    problem stays solved, without the strategy (``reason`` says why)."""
     try:
         if tree:
-            solution.tree = _tree(prover, analysis.classes, moves)
+            solution.tree = _tree(prover, analysis.classes, moves,
+                                  lambda p, b, m: strategy_tree(p, b, m, search=search))
             solution.key = key_move(solution.tree) if len(analysis.classes) == 1 else None
         elif len(analysis.classes) == 1:
-            solution.key = _uci(prover.winning_move(analysis.classes[0].belief, moves)[0])
+            solution.key = _uci(prover.winning_move(analysis.classes[0].belief, moves, search=search)[0])
     except SearchAborted as aborted:
         solution.reason = f"the strategy was not read back: {aborted}"
 
@@ -227,8 +230,9 @@ def solve_with_key(problem: Problem | Analysis, key: str, moves: int | None = No
     analysis = as_analysis(problem, None, moves)
     prover = analysis.prover()
     first = _first_move(key)
+    search = make_search("pn", prover)
     tree = _tree(prover, analysis.classes, analysis.moves,
-                 lambda p, b, m: strategy_tree(p, b, m, first=first))
+                 lambda p, b, m: strategy_tree(p, b, m, first=first, search=search))
     return Solution(SOLVED, analysis.moves, analysis.moves, key, len(analysis.belief), prover.stats.nodes,
                     time.perf_counter() - started, tree=tree, classes=analysis.class_sizes,
                     rules=analysis.rules.name, problem=analysis.problem)

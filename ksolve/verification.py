@@ -512,7 +512,7 @@ def find_duals(prover: Prover, classes: list[BeliefState], moves: int, found: li
     search = ProofNumberSearch(prover)
     for part in classes:
         beliefs: dict[int, tuple[BeliefState, int]] = {}
-        tree = strategy_tree(prover, part, moves, beliefs, first=key)
+        tree = strategy_tree(prover, part, moves, beliefs, first=key, search=search)
         reader = TreeReader(tree)
         main = reader.main_line()
         for node, (belief, state) in beliefs.items():

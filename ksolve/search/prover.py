@@ -34,7 +34,7 @@ The prover implements the search interface (``ksolve.search.base.Search``);
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import numpy as np
 
@@ -47,6 +47,9 @@ from ksolve.search.memory import MemoryPlan
 from ksolve.search.orthodox import OrthodoxTable, fails_in, orthodox_winning_move, viable_attempts
 from ksolve.search.run import Limits, Progress, SearchAborted, SearchRun, Stats
 from ksolve.search.table import Entry, ResultTable
+
+if TYPE_CHECKING:
+    from ksolve.search.base import Search
 
 __all__ = ["ASK", "ASKED", "FRESH", "MUST_CAPTURE", "MUST_TRY", "PROBED", "Entry", "Limits", "Prover",
            "SearchAborted", "Stats", "probe_mask", "probe_move"]
@@ -489,17 +492,22 @@ class Prover:
         return None
 
     # --- reading the strategy back -------------------------------------------
-    def winning_move(self, belief: BeliefState, moves: int, state: int = FRESH) -> tuple[int, int]:
+    def winning_move(self, belief: BeliefState, moves: int, state: int = FRESH, search: Search | None = None
+                     ) -> tuple[int, int]:
         """The proven strategy's choice in a won turn: ``(choice, moves it needs)``,
         the choice an attempt, ``ASK`` or a probe (``probe_move``).
 
-        Searches first if the table does not hold the proof (a search that
-        returned True leaves it there).  Raises ``ValueError`` if White
+        Searches first, with ``search`` (default: this depth-first prover), if
+        the table does not hold the proof (a memory budget dropped it; a search
+        that returned True leaves it there).  Raises ``ValueError`` if White
         cannot win ``belief`` within ``moves``.
         """
-        if not self.wins(belief, moves, state):
+        if not (search or self).wins(belief, moves, state):
             raise ValueError("no winning strategy within the given moves")
         entry = self.table.entry(belief, state)
+        if entry is None or entry.proven > moves:  # ``search`` knew the proof, the table had dropped it
+            self.wins(belief, moves, state)
+            entry = self.table.entry(belief, state)
         if (entry.proven == 1 and entry.move != ASK and not probe_mask(entry.move)
                 and state in (FRESH, ASKED, PROBED)):
             _, attempts = win_now(belief.positions, self._spec)
