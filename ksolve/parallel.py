@@ -147,15 +147,14 @@ class Workers:
                 self._send(worker, ("keys", [first]))
             worker, answer = self._next_answer(busy)
             first = busy.pop(worker)
-            if answer[0] == "duals":
-                self.early_duals = (self.early_duals[0], answer[1:])
+            if answer[0] == "duals":  # ``first`` is the key whose duals the worker looked for
+                self.early_duals = (first, answer[1:])
                 idle.append(worker)
                 continue
             _, needed, tries, nodes[worker], aborted, depth = answer
             if duals and needed and not split.needed and aborted is None:
-                key = next(iter(needed))
-                self.early_duals, busy[worker] = (key, ([], False, None)), key
-                self._send(worker, ("duals", key))
+                busy[worker] = next(iter(needed))
+                self._send(worker, ("duals", busy[worker]))
             else:
                 idle.append(worker)
             split.needed.update(needed)

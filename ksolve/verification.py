@@ -359,30 +359,31 @@ def _refute_first(prover: Prover, classes: list[BeliefState], first: int, moves:
     for part in classes:
         if not search.attempt_wins(part, first, moves):
             if first == ASK:
-                return _refute_ask(prover, part, moves)
+                return _refute_ask(search, part, moves)
             if probe_mask(first):
-                return _refute_probe(prover, part, probe_mask(first), moves)
-            return refute(prover, part, first, moves)
+                return _refute_probe(search, part, probe_mask(first), moves)
+            return refute(prover, part, first, moves, search=search)
     raise ValueError("the attempt wins: nothing to refute")
 
 
-def _refute_ask(prover: Prover, belief: BeliefState, moves: int) -> dict[str, Any]:
-    search = ProofNumberSearch(prover)
+def _refute_ask(search: ProofNumberSearch, belief: BeliefState, moves: int) -> dict[str, Any]:
+    prover = search.prover
     for state, part in prover.any_classes(belief):
         if len(part) and not search.wins(part, moves, state):
             return refutation_of(prover.rules.any_answer_words(state), None, part, NO_WIN, f"no win in {moves}")
     raise ValueError("asking wins: nothing to refute")
 
 
-def _refute_probe(prover: Prover, belief: BeliefState, mask: int, moves: int) -> dict[str, Any]:
-    search = ProofNumberSearch(prover)
+def _refute_probe(search: ProofNumberSearch, belief: BeliefState, mask: int, moves: int) -> dict[str, Any]:
+    prover = search.prover
     for key, part in prover.probe_classes(belief, mask):
         if not search.wins(part, moves, PROBED):
             return refutation_of(prover.rules.describe_probe(key, mask), None, part, NO_WIN, f"no win in {moves}")
     raise ValueError("the probe wins: nothing to refute")
 
 
-def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: int = FRESH) -> dict[str, Any]:
+def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: int = FRESH,
+           search: ProofNumberSearch | None = None) -> dict[str, Any]:
     """The first answer class (or Black reply class after it) that defeats ``move``.
 
     A dict: ``answer`` (the referee's words), ``san`` (the attempt as played
@@ -395,10 +396,11 @@ def refute(prover: Prover, belief: BeliefState, move: int, moves: int, state: in
     the table only makes deciding them cheap.  Classes are decided by the
     proof-number search over the prover's tables: a class before the lost
     one may be won, and on a long problem the depth-first prover takes
-    minutes to prove what the proof-number search proves in seconds.
+    minutes to prove what the proof-number search proves in seconds
+    (``search``: one over ``prover`` already made).
     """
     rules = prover.rules
-    search = ProofNumberSearch(prover)
+    search = search or ProofNumberSearch(prover)
     after = rules.state_after_refusal(state)
     label = move_label(belief, move)
     classes = [(key, rules.outcome(key), part) for key, part in belief.attempt(rules, move)]
