@@ -385,6 +385,39 @@ def fails_in(positions, moves, spec, keys, won, lost, budget):
     return -1
 
 
+@njit(cache=True)
+def no_win_within(position, moves, spec, keys, won, lost, budget):
+    """Whether ``position`` is shown to have no orthodox win within ``moves``.
+
+    The depths are searched one after another, the last with ``budget`` moves
+    and each shallower one with a quarter of the next one's (the tree grows
+    about fourfold a move; at least ``DEEPENING_FLOOR``): a short win ends
+    the search at once, where one search of all ``moves`` went deep first
+    and often spent its whole budget before trying it.  False when a win is
+    found or a search runs out of its share (nothing shown).
+
+    >>> from ksolve.board import position_from_fen
+    >>> from ksolve.rules.orthodox import ORTHODOX
+    >>> mate_in_two = position_from_fen("3bR3/8/5B2/p7/P7/3Np3/4P2p/5K1k w - - 6 4")
+    >>> table = OrthodoxTable(1 << 16)
+    >>> bool(no_win_within(mate_in_two, 8, ORTHODOX.spec, *table.arrays, 50_000))
+    False
+    >>> bool(no_win_within(mate_in_two, 1, ORTHODOX.spec, *table.arrays, 50_000))
+    True
+    """
+    flags, fog = spec.flags, spec.fog
+    work = workspace(moves)
+    for depth in range(1, moves + 1):
+        share = max(DEEPENING_FLOOR, budget >> (2 * (moves - depth)))
+        if _search(position, depth, flags, fog, keys, won, lost, share, work) != 0:
+            return False
+    return True
+
+
+DEEPENING_FLOOR = 1_000
+"""The fewest moves ``no_win_within`` gives a shallow depth's search."""
+
+
 @njit(cache=True, _nrt=False)
 def move_wins(position, move, moves, flags, fog, keys, won, lost, budget, outer, inner):
     """Whether ``move`` (legal in ``position``) is an orthodox winning first move
