@@ -107,3 +107,61 @@ def test_contradictory_units_give_an_empty_belief_error() -> None:
 def test_too_large_a_belief_is_refused() -> None:
     with pytest.raises(ValueError, match="over the memory budget"):
         BeliefState.from_hidden("8/8/8/8/8/8/8/K6k w - - 0 1", ["q:any", "r:any", "b:any", "n:any", "p:any"])
+
+
+def _attempt_then_replies(belief: BeliefState, rules, move: int, last: bool):
+    """``after_attempt`` composed of its parts: the attempt's classes, then each
+    class's replies (the order the search took before the fused kernels)."""
+    from ksolve.rules.base import Outcome
+
+    going_on, refused = [], []
+    for key, part in belief.attempt(rules, move):
+        outcome = rules.outcome(key)
+        if outcome is Outcome.REFUSED:
+            refused.append(part)
+        elif outcome is Outcome.ENDED or (outcome is Outcome.GOES_ON and last):
+            return None
+        elif outcome is Outcome.GOES_ON:
+            going_on.append(part)
+    replied = []
+    for part in sorted(going_on, key=len, reverse=True):
+        classes = []
+        for key, reply_class in part.replies(rules):
+            if rules.outcome(key) is not Outcome.GOES_ON:
+                return None
+            classes.append(reply_class)
+        replied.extend(sorted(classes, key=len, reverse=True))
+    return replied, refused
+
+
+def _rows(beliefs) -> list[tuple[int, bytes]]:
+    return [(belief.key, belief.positions.tobytes()) for belief in beliefs]
+
+
+@pytest.mark.parametrize("rules_name", ["berkeley", "wild16", "cincinnati", "rand", "english", "orthodox", "fog-of-war"])
+def test_after_attempt_is_the_attempt_then_each_class_replies(rules_name: str) -> None:
+    """The fused split (one kernel for the attempt and the replies under the
+    Kriegspiel rule sets, the generic composition under the others) gives the
+    classes of the attempt followed by each class's replies, in the same order,
+    with the same rows and digests, on random beliefs and every attempt, one
+    and two moves deep (captures, checks, mates and stalemates among them)."""
+    from test_solver_vs_bruteforce import generate_problems
+
+    rules = get_rules(rules_name)
+    compared = lost = 0
+    for _, start in generate_problems(40, seed=7):
+        beliefs = [start] + [part for move in rules.attempts(start.positions)[:3]
+                             for part in (start.after_attempt(rules, int(move)) or ([], []))[0][:2]]
+        for belief in beliefs:
+            for move in rules.attempts(belief.positions).tolist():
+                for last in (False, True):
+                    fused = belief.after_attempt(rules, move, last)
+                    expected = _attempt_then_replies(belief, rules, move, last)
+                    assert (fused is None) == (expected is None), (rules_name, move, last)
+                    compared += 1
+                    if fused is None:
+                        lost += 1
+                        continue
+                    assert _rows(fused[0]) == _rows(expected[0]) and _rows(fused[1]) == _rows(expected[1])
+                    assert all(part.key == BeliefState(part.positions).key for part in fused[0] + fused[1])
+    assert compared > 500 and 0 < lost < compared

@@ -71,6 +71,19 @@ class Outcome(enum.Enum):
     GOES_ON = "goes on"
 
 
+def goes_on(codes: np.ndarray) -> np.ndarray:
+    """Per observation code: whether the game goes on after it (no "No", no end).
+
+    >>> goes_on(np.array([0, codes.ILLEGAL, codes.END_CHECKMATE << codes.END_SHIFT], dtype=np.uint64)).tolist()
+    [True, False, False]
+    """
+    return (codes != _ILLEGAL) & ((codes & _END_MASK) == 0)
+
+
+_ILLEGAL = np.uint64(codes.ILLEGAL)
+_END_MASK = np.uint64(codes.END_MASK)
+
+
 @dataclass(frozen=True)
 class Outcomes:
     """The referee's answers for an array of positions: keys plus the positions after."""
@@ -172,6 +185,27 @@ class RuleSet(ABC):
     @abstractmethod
     def replies(self, positions: np.ndarray) -> Outcomes:
         """Every reply of the side to move in every position, with White's observation."""
+
+    def attempt_and_replies(self, positions: np.ndarray, move: int, replies: bool = True
+                            ) -> tuple[Outcomes, Outcomes | None]:
+        """``attempt`` in every position, and (with ``replies``) Black's ``replies``
+        wherever the game goes on after it, their ``parents`` indexing
+        ``positions``: the two halves of a White move, in one call where a rule
+        set's kernels can do both at once.
+
+        >>> from ksolve.board import move_from_uci, position_from_fen
+        >>> from ksolve.rules import get_rules
+        >>> rows = position_from_fen("k7/8/1K6/8/8/8/8/6R1 w - - 0 1")[None, :]
+        >>> answered, replied = get_rules("fog-of-war").attempt_and_replies(rows, move_from_uci("g1g7"))
+        >>> len(answered.children), sorted(set(replied.parents.tolist()))
+        (1, [0])
+        """
+        answered = self.attempt(positions, move)
+        if not replies:
+            return answered, None
+        going_on = np.flatnonzero(goes_on(answered.keys[:, 0]))
+        replied = self.replies(answered.children[going_on])
+        return answered, Outcomes(replied.keys, replied.children, going_on[replied.parents])
 
     @abstractmethod
     def turn_info(self, positions: np.ndarray) -> np.ndarray:

@@ -31,7 +31,7 @@ from ksolve.board.movegen import has_legal_move, king_square, legal_moves
 from ksolve.board.tables import DARK_SQUARES, LIGHT_SQUARES, SQUARE_BB
 from ksolve.rules.codes import (
     CAPTURED_PAWN, CHECK_FILE, CHECK_KNIGHT, CHECK_LONG, CHECK_RANK, CHECK_SHORT, EN_PASSANT,
-    END_CHECKMATE, END_INSUFFICIENT, END_MOVE_LIMIT, END_SHIFT, END_STALEMATE, ILLEGAL, PAWN_INFO,
+    END_CHECKMATE, END_INSUFFICIENT, END_MASK, END_MOVE_LIMIT, END_SHIFT, END_STALEMATE, ILLEGAL, PAWN_INFO,
     PAWN_TRIES_SHIFT, PROMOTION,
 )
 
@@ -268,6 +268,32 @@ def reply_outcomes(positions, flags):
 def _announce_all(positions, children, parents, moves, flags, codes, extras, buffer):
     for i in range(children.shape[0]):
         codes[i], extras[i] = announce(positions[parents[i]], moves[i], children[i], flags, buffer)
+
+
+@njit(cache=True)
+def attempt_and_replies(positions, move, flags, with_replies):
+    """``attempt_outcomes`` and, with ``with_replies``, ``reply_outcomes`` of the
+    children where the game goes on, in one call, as observation keys (code,
+    extra): ``(keys, children, reply_keys, reply_children, reply_parents)``,
+    ``reply_parents`` indexing ``positions``."""
+    codes, extras, children = attempt_outcomes(positions, move, flags)
+    n = positions.shape[0]
+    keys = np.empty((n, 2), dtype=np.uint64)
+    going_on = np.empty(n, dtype=np.int64)
+    count = 0
+    for i in range(n):
+        keys[i, 0] = codes[i]
+        keys[i, 1] = extras[i]
+        if with_replies and codes[i] != ILLEGAL and codes[i] & END_MASK == 0:
+            going_on[count] = i
+            count += 1
+    going_on = going_on[:count]
+    reply_children, parents, reply_codes, reply_extras = reply_outcomes(children[going_on], flags)
+    reply_keys = np.empty((reply_children.shape[0], 2), dtype=np.uint64)
+    for j in range(reply_children.shape[0]):
+        reply_keys[j, 0] = reply_codes[j]
+        reply_keys[j, 1] = reply_extras[j]
+    return keys, children, reply_keys, reply_children, going_on[parents]
 
 
 @njit(cache=True)

@@ -41,7 +41,7 @@ from ksolve.rules.base import Outcomes, RuleSet
 from ksolve.rules.kernels import (
     FLAG_COUNT, FLAG_CAPTURE_KIND, FLAG_EN_PASSANT_SQUARE, FLAG_INSUFFICIENT, FLAG_MOVE_LIMIT,
     FLAG_PAWN_INFO, FLAG_PROMOTION, INSUFFICIENT_BARE, INSUFFICIENT_DEAD, PAWN_INFO_COUNT,
-    PAWN_INFO_EXISTS, PAWN_INFO_NONE, PAWN_INFO_SQUARES, any_answers, attempt_outcomes,
+    PAWN_INFO_EXISTS, PAWN_INFO_NONE, PAWN_INFO_SQUARES, any_answers, attempt_and_replies, attempt_outcomes,
     reply_outcomes, turn_infos,
 )
 
@@ -104,6 +104,12 @@ class KriegspielRules(RuleSet):
     def replies(self, positions: np.ndarray) -> Outcomes:
         children, parents, reply_codes, extras = reply_outcomes(positions, self.flags)
         return Outcomes(_keys(reply_codes, extras), children, parents)
+
+    def attempt_and_replies(self, positions: np.ndarray, move: int, replies: bool = True
+                            ) -> tuple[Outcomes, Outcomes | None]:
+        keys, children, reply_keys, reply_children, parents = attempt_and_replies(positions, move, self.flags,
+                                                                                  replies)
+        return Outcomes(keys, children), (Outcomes(reply_keys, reply_children, parents) if replies else None)
 
     def turn_info(self, positions: np.ndarray) -> np.ndarray:
         info_codes, extras = turn_infos(positions, self.flags)

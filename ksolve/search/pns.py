@@ -153,11 +153,10 @@ class ProofNumberSearch:
                 # "Any?" only once every attempt has failed, as in the depth-first
                 # prover: a strategy asks the question only when it must.
                 numbers[-1] = (INFINITE, numbers[-1][1])
-            proof, disproof = _combine(numbers, is_or)
+            proof, disproof, best, second = _summary(numbers, is_or)
             self._store(node, proof, disproof, children, numbers, stats.nodes - started)
             if proof >= proof_threshold or disproof >= disproof_threshold:
                 return proof, disproof
-            best, second = _best_two(numbers, is_or)
             child_proof, child_disproof = numbers[best]
             if is_or:
                 next_proof = min(proof_threshold, _widened(second))
@@ -283,27 +282,36 @@ class ProofNumberSearch:
             if parent.state != FRESH or bin(mask).count("1") > prover.rules.probes:
                 return None  # as the depth-first prover: no probe here, or too many squares
             return [WhiteNode(part, parent.moves, PROBED) for _, part in prover.probe_classes(parent.belief, mask)]
-        outcome = prover.attempt_outcome(parent.belief, node.move, parent.moves, parent.state)
-        if outcome is None:
+        turns = prover.next_turns(parent.belief, node.move, parent.moves, parent.state)
+        if turns is None:
             return None
-        going_on, refused, after_refusal = outcome
-        children = []
-        for part in going_on:
-            classes = prover.reply_classes(part)
-            if classes is None:
-                return None
-            children.extend(WhiteNode(reply_class, parent.moves - 1) for reply_class in classes)
-        children.extend(WhiteNode(part, parent.moves, after_refusal) for part in refused)
-        return children
+        replied, refused, after_refusal = turns
+        return ([WhiteNode(part, parent.moves - 1) for part in replied]
+                + [WhiteNode(part, parent.moves, after_refusal) for part in refused])
 
 
-def _combine(numbers: list[tuple[int, int]], is_or: bool) -> tuple[int, int]:
-    """OR: proof = min, disproof = sum; AND: proof = sum, disproof = min."""
-    proofs = [p for p, _ in numbers]
-    disproofs = [d for _, d in numbers]
-    if is_or:
-        return min(proofs), min(INFINITE, sum(disproofs))
-    return min(INFINITE, sum(proofs)), min(disproofs)
+def _summary(numbers: list[tuple[int, int]], is_or: bool) -> tuple[int, int, int, int]:
+    """A node's numbers from its children's, with the child to search and the
+    second least value, in one pass: ``(proof, disproof, best, second)``.
+
+    OR: proof = min, disproof = sum, best = the least proof number; AND: proof
+    = sum, disproof = min, best = the least disproof number (the first of equal
+    ones); sums stop at ``INFINITE``.
+
+    >>> _summary([(3, 1), (2, 5), (2, 1)], True), _summary([(3, 1), (2, 5), (2, 1)], False)
+    ((2, 7, 1, 2), (7, 1, 0, 1))
+    """
+    least = second = INFINITE
+    best = total = 0
+    for index, (proof, disproof) in enumerate(numbers):
+        value, other = (proof, disproof) if is_or else (disproof, proof)
+        total += other
+        if value < least:
+            least, second, best = value, least, index
+        elif value < second:
+            second = value
+    total = min(INFINITE, total)
+    return (least, total, best, second) if is_or else (total, least, best, second)
 
 
 EPSILON = 0.25
@@ -319,12 +327,3 @@ def _widened(second: int) -> int:
     (11, True)
     """
     return int(second * (1 + EPSILON)) + 1 if second < INFINITE else INFINITE
-
-
-def _best_two(numbers: list[tuple[int, int]], is_or: bool) -> tuple[int, int]:
-    """The child to search (OR: least proof number; AND: least disproof
-    number) and the second least value."""
-    values = [p if is_or else d for p, d in numbers]
-    best = min(range(len(values)), key=values.__getitem__)
-    second = min((v for i, v in enumerate(values) if i != best), default=INFINITE)
-    return best, second

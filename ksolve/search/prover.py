@@ -463,6 +463,24 @@ class Prover:
             return None  # refused everywhere: nothing learnt, nothing changed
         return going_on, refused, after_refusal
 
+    def next_turns(self, belief: BeliefState, move: int, moves: int, state: int = FRESH
+                   ) -> tuple[list[BeliefState], list[BeliefState], int] | None:
+        """The turns White may face after trying ``move``: ``(replied, refused,
+        state after "No")``, the classes of Black's replies after each answer
+        in which the game goes on (``moves - 1`` left; answers largest first,
+        each one's reply classes largest first) and the "No" classes (the same
+        turn goes on); None where ``attempt_outcome`` or ``reply_classes`` says
+        an answer or a reply loses (``BeliefState.after_attempt``: the same
+        classes in the same order, in two kernel calls)."""
+        split = belief.after_attempt(self.rules, move, last=moves == 1)
+        if split is None:
+            return None
+        replied, refused = split
+        after_refusal = self.rules.state_after_refusal(state)
+        if len(refused) == 1 and len(refused[0]) == len(belief) and after_refusal == state:
+            return None  # refused everywhere: nothing learnt, nothing changed
+        return replied, refused, after_refusal
+
     def reply_classes(self, belief: BeliefState) -> list[BeliefState] | None:
         """Black's replies grouped by what White hears, largest first; None if
         one of them ends the game (White has not won)."""
