@@ -145,10 +145,16 @@ class ProofNumberSearch:
         is_or = isinstance(node, (WhiteNode, ChoiceNode))
         asks = is_or and children[-1].move == ASK
         returned: list[tuple[int, int] | None] = [None] * len(children)
+        if is_or:  # an attempt's numbers, unless kept, are those it last returned, else its initial ones
+            returned = [self._numbers(child) for child in children]
         while True:
             kept = self.numbers.items  # read inline, the search's hottest lookup (a shed replaces the dict)
-            numbers = [item[0] if (item := kept.get(child.key)) is not None else self._numbers(child, known)
-                       for child, known in zip(children, returned)]
+            if is_or:
+                numbers = [item[0] if (item := kept.get(child.key)) is not None else known
+                           for child, known in zip(children, returned)]
+            else:  # a White node's may come from the table, which other searches fill
+                numbers = [item[0] if (item := kept.get(child.key)) is not None else self._numbers(child, known)
+                           for child, known in zip(children, returned)]
             if asks and any(p < INFINITE for p, _ in numbers[:-1]):
                 # "Any?" only once every attempt has failed, as in the depth-first
                 # prover: a strategy asks the question only when it must.
