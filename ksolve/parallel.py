@@ -36,6 +36,7 @@ from ksolve.compilation import work_clock
 from ksolve.errors import InputError
 from ksolve.search.prover import ASK
 from ksolve.search.run import Limits, Progress, SearchAborted, Stats
+from ksolve.search.shared import SharedBlock
 
 if TYPE_CHECKING:
     from ksolve.analysis import Analysis
@@ -89,9 +90,11 @@ class Workers:
         """The first key found and its duals, looked for while other attempts went on."""
         self.pipes: list[Connection] = []
         self.processes = []
-        for _ in range(jobs):
+        self.block = SharedBlock.create(jobs)
+        """The memory the workers of one proof share (``ksolve.search.shared``)."""
+        for index in range(jobs):
             parent, child = SPAWN.Pipe()
-            process = SPAWN.Process(target=_serve, args=(child,), daemon=True)
+            process = SPAWN.Process(target=_serve, args=(child, index, self.block.address), daemon=True)
             process.start()
             child.close()
             self.pipes.append(parent)
@@ -125,6 +128,7 @@ class Workers:
             process.join(5)
         for pipe in self.pipes:
             pipe.close()
+        self.block.close()
 
     def keys_and_tries(self, firsts: list[int], duals: bool = False) -> Split:
         """Each first attempt handed to the next idle worker, which deepens on
@@ -218,6 +222,40 @@ class Workers:
         result.settled = min(done.values())
         return result
 
+    def prove(self, low: int, high: int) -> "Fewest":
+        """The fewest moves (``low`` .. ``high``) with which White wins the
+        analysis's one first class, every worker searching the whole tree by
+        proof-number search: they share their proofs and disproofs, and each
+        prefers the children no other worker is inside (``ksolve.search.shared``),
+        so that they work on different parts of the same proof.  A depth is
+        decided by the first worker that decides it (the others' search is then
+        superseded); the key is that worker's winning attempt."""
+        jobs = len(self.pipes)
+        result = Fewest()
+        nodes: dict[int, int] = {}
+        for depth in range(low, high + 1):
+            number = self.block.next_search()
+            for index in range(jobs):
+                self._send(index, ("prove", number, depth), "solving")
+            decided: tuple[int, Any] | None = None
+            waiting = set(range(jobs))
+            while waiting:
+                worker, (_, won, key, nodes[worker], aborted) = self._next_answer(waiting, "solving")
+                waiting.discard(worker)
+                if decided is None and (won is not None or aborted is not None):
+                    decided = worker, (won, key, aborted)
+                    self.block.next_search()  # the others stop
+            worker, (won, key, aborted) = decided
+            if aborted is not None:
+                result.aborted = aborted
+                break
+            if won:
+                result.moves, result.key, result.worker = depth, key, worker
+                break
+            result.settled = depth
+        result.nodes = sum(nodes.values())
+        return result
+
     def tree(self, result: "Fewest") -> tuple[Any, str | None]:
         """The strategy of ``result``'s key, read from its worker's tables:
         ``(tree, None)``, or ``(None, why not)`` when reading it back reached
@@ -279,11 +317,15 @@ class Workers:
         self.progress(stats, min(d for _, d in self.live.values()))
 
 
-def _serve(pipe: Connection) -> None:
-    """A worker: answer ``load`` (build the analysis), ``keys`` and ``duals`` requests."""
+def _serve(pipe: Connection, index: int, address: tuple[str, int, int]) -> None:
+    """Worker ``index``: answer ``load`` (build the analysis), ``keys``, ``fewest``,
+    ``prove``, ``tree`` and ``duals`` requests, sharing the block at ``address``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     from ksolve.analysis import Analysis
     from ksolve.search.pns import ProofNumberSearch
+    from ksolve.search.shared import NodePaths, SharedBlock, Superseded
+
+    block = SharedBlock.attach(*address)
     from ksolve.solution import strategy_tree
     from ksolve.verification import FirstMove, _label, _refute_first, _uci, _winning_depths, find_duals
 
@@ -294,7 +336,7 @@ def _serve(pipe: Connection) -> None:
             last[0] = stats.seconds
             pipe.send(("progress", stats.nodes, depth))
 
-    prover = classes = moves = None
+    prover = classes = moves = search = None
     while True:
         try:
             request = pipe.recv()
@@ -307,6 +349,8 @@ def _serve(pipe: Connection) -> None:
                 analysis = Analysis(problem, rules, moves)
                 classes = [first.belief for first in analysis.classes]
                 prover = analysis.prover(limits, progress)
+                prover.table.shared = block.results
+                search = ProofNumberSearch(prover)
             except InputError as error:
                 pipe.send(("error", str(error)))
                 continue
@@ -338,6 +382,22 @@ def _serve(pipe: Connection) -> None:
             except SearchAborted as stop:
                 aborted = str(stop)
             pipe.send(("fewest", won, prover.stats.nodes, aborted))
+        elif request[0] == "prove":
+            _, number, depth = request
+            search.paths = NodePaths(block, index, number)
+            won = key = aborted = None
+            try:
+                prover.run.depth = depth
+                won = search.wins(classes[0], depth)
+                if won:
+                    key = prover.winning_move(classes[0], depth, search=search)[0]
+            except Superseded:
+                pass
+            except SearchAborted as stop:
+                aborted = str(stop)
+            finally:
+                search.paths = None
+            pipe.send(("proved", won, key, prover.stats.nodes, aborted))
         elif request[0] == "tree":
             try:
                 pipe.send(("tree", strategy_tree(prover, classes[0], request[2], first=request[1],

@@ -154,7 +154,10 @@ def _solve_in_workers(analysis: Analysis, firsts: list[int], jobs: int, limits: 
                         problem=analysis.problem)
     with Workers(min(jobs, len(firsts))) as workers:
         workers.load(analysis, limits, progress)
-        found = workers.fewest(firsts, 1 if shortest else analysis.moves, analysis.moves)
+        if shortest:  # every shorter depth refuted: each worker refutes its share of the first attempts
+            found = workers.fewest(firsts, 1, analysis.moves)
+        else:  # one proof: every worker on the whole tree, on different parts of it
+            found = workers.prove(analysis.moves, analysis.moves)
         solution.nodes = found.nodes
         if found.moves is not None:
             solution.status, solution.moves, solution.key = SOLVED, found.moves, _uci(found.key)

@@ -146,3 +146,56 @@ def test_the_command_line_solves_rotenberg_with_two_jobs() -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert (data["status"], data["moves"], data["key"]) == ("solved", 8, "a2g2")
+
+
+def test_a_shared_table_that_echoes_one_process_changes_nothing() -> None:
+    """Results written to the shared table and merged back on lookup are the
+    prover's own: alone with it, a proof takes exactly the nodes it takes without."""
+    from ksolve.analysis import Analysis
+    from ksolve.search.pns import ProofNumberSearch
+    from ksolve.search.shared import SharedBlock
+
+    analysis = Analysis(ksolve.load_problem("problems/family/family-09-knight-c1.toml"))
+    nodes = []
+    for share in (False, True):
+        prover = analysis.prover()
+        block = SharedBlock.create(1, slots=1 << 16)
+        if share:
+            prover.table.shared = block.results
+        assert ProofNumberSearch(prover).wins(analysis.classes[0].belief, analysis.moves)
+        nodes.append(prover.stats.nodes)
+        block.close()
+    assert nodes[0] == nodes[1]
+
+
+def test_a_slot_written_by_two_processes_at_once_reads_as_empty() -> None:
+    """A slot holding one entry's check word and another's value (two writers
+    interleaved) is no entry at all, never a wrong one."""
+    from ksolve.search.shared import SharedBlock
+
+    block = SharedBlock.create(2, slots=1 << 4)
+    results = block.results
+    results.put_white(5, proven=3, disproven=0, move=100, work=1)
+    check = int(results.slots[5, 0])
+    results.put_white(5 + 16, proven=7, disproven=2, move=200, work=1)  # the same slot, another key
+    results.slots[5, 0] = check  # the first writer's check word beside the second's value
+    assert results.white(5) is None and results.white(5 + 16) is None
+    block.close()
+
+
+def test_two_workers_on_one_proof_share_it_and_stop_when_superseded(pool) -> None:
+    """``Workers.prove``: both workers search Rotenberg's whole tree; the one that
+    proves it gives the key, the other stops, and the proof is in the shared table
+    (the certificate is checked by the solve test above)."""
+    from ksolve.analysis import Analysis
+    from ksolve.search.table import table_key
+    from ksolve.search.shared import WHITE, shared_key
+
+    analysis = Analysis(ksolve.load_problem("problems/rotenberg-1976.toml"))
+    pool.load(analysis)
+    found = pool.prove(analysis.moves, analysis.moves)
+    from ksolve.board import move_from_uci
+
+    assert (found.moves, found.key, found.aborted) == (8, move_from_uci("a2g2"), None)
+    root = pool.block.results.white(shared_key(*table_key(analysis.classes[0].belief), WHITE))
+    assert root is not None and root[0] == 8 and root[2] == move_from_uci("a2g2")

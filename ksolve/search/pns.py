@@ -40,6 +40,7 @@ from ksolve.belief import BeliefState
 from ksolve.rules.base import FRESH
 from ksolve.rules.base import PROBED
 from ksolve.search.prover import ASK, Prover, probe_mask, probe_move
+from ksolve.search.shared import NodePaths, node_code
 from ksolve.search.table import Entry, WorkCache
 
 INFINITE = 1 << 40
@@ -106,6 +107,11 @@ class ProofNumberSearch:
         planned = prover.memory.expansion_bytes
         self.max_expansion_bytes = EXPANSION_BYTES if planned is None else min(planned, EXPANSION_BYTES)
         self.run.guard.add(self._shed)
+        self.paths: NodePaths | None = None
+        """Set when worker processes share this proof (``ksolve.parallel``): the
+        nodes this search is inside are marked, a child another worker is
+        inside looks worse (its number doubled: Kaneko's virtual numbers), and
+        the search stops once it is no longer the current one."""
 
     def wins(self, belief: BeliefState, moves: int, state: int = FRESH) -> bool:
         """Whether White wins ``belief`` within ``moves`` (same answer as the
@@ -131,7 +137,20 @@ class ProofNumberSearch:
 
     # --- the MID procedure -------------------------------------------------
     def _search(self, node, proof_threshold: int, disproof_threshold: int) -> tuple[int, int]:
-        """Search below ``node`` until its numbers reach a threshold; its numbers then.
+        """Search below ``node`` until its numbers reach a threshold; its numbers then."""
+        paths = self.paths
+        if paths is None or isinstance(node, ChoiceNode):
+            return self._mid(node, proof_threshold, disproof_threshold)
+        paths.check_current()
+        code = node_code(node.key)
+        paths.enter(code)
+        try:
+            return self._mid(node, proof_threshold, disproof_threshold)
+        finally:
+            paths.leave(code)
+
+    def _mid(self, node, proof_threshold: int, disproof_threshold: int) -> tuple[int, int]:
+        """``_search``'s loop over the node's children.
 
         The numbers each child search returns are kept for the rest of this
         loop, so that a table too small to hold them (a memory budget) slows
@@ -163,6 +182,8 @@ class ProofNumberSearch:
             self._store(node, proof, disproof, children, numbers, stats.nodes - started)
             if proof >= proof_threshold or disproof >= disproof_threshold:
                 return proof, disproof
+            if self.paths is not None and self.paths.busy(node_code(children[best].key)):
+                best, second = _around_busy(numbers, best, is_or)
             child_proof, child_disproof = numbers[best]
             if is_or:
                 next_proof = min(proof_threshold, _widened(second))
@@ -257,6 +278,9 @@ class ProofNumberSearch:
 
     def _white_children(self, node: WhiteNode) -> list | tuple[int, int]:
         prover = self.prover
+        entry = self.table.entry(node.belief, node.state)  # first: it may know more than the numbers kept
+        if entry is not None and (entry.proven <= node.moves or entry.disproven >= node.moves):
+            return self._decided(node, entry.proven <= node.moves)
         known = self._numbers(node)
         if 0 in known:
             return known
@@ -318,6 +342,21 @@ def _summary(numbers: list[tuple[int, int]], is_or: bool) -> tuple[int, int, int
             second = value
     total = min(INFINITE, total)
     return (least, total, best, second) if is_or else (total, least, best, second)
+
+
+def _around_busy(numbers: list[tuple[int, int]], busy: int, is_or: bool) -> tuple[int, int]:
+    """The child to search and the second least value when the best child,
+    ``busy``, is being searched by another worker: its number counts double
+    (a proven or disproven child stays what it is).
+
+    >>> _around_busy([(3, 1), (5, 1)], 0, True), _around_busy([(3, 1), (9, 1)], 0, True)
+    ((1, 7), (0, 9))
+    """
+    proof, disproof = numbers[busy]
+    virtual = list(numbers)
+    virtual[busy] = (min(INFINITE, 2 * proof + 1), disproof) if is_or else (proof, min(INFINITE, 2 * disproof + 1))
+    _, _, best, second = _summary(virtual, is_or)
+    return best, second
 
 
 EPSILON = 0.25

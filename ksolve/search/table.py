@@ -29,6 +29,7 @@ import numpy as np
 
 from ksolve.belief import BeliefState
 from ksolve.rules.base import FRESH
+from ksolve.search.shared import AFTER_MOVE, UNPROVEN_BYTE, WHITE, SharedResults, shared_key
 
 UNPROVEN = 1 << 30
 KEEP_SHARE = 0.5
@@ -116,10 +117,29 @@ class ResultTable:
 
         self.subsumption = Subsumption(half)
         """Decided beliefs indexed for containment (``contained``)."""
+        self.shared: SharedResults | None = None
+        """Results shared with other worker processes of the same proof
+        (``ksolve.search.shared``): every result is written there too, and what
+        they found is merged in whenever an entry is looked up."""
 
     def entry(self, belief: BeliefState, state: int = FRESH) -> Entry | None:
         """The entry of a White-to-move belief, if any."""
-        return self.white.get(table_key(belief, state))
+        key = table_key(belief, state)
+        entry = self.white.get(key)
+        if self.shared is not None:
+            found = self.shared.white(shared_key(*key, WHITE))
+            if found is not None:
+                proven, disproven, move = found
+                proven = UNPROVEN if proven == UNPROVEN_BYTE else proven
+                if entry is None:
+                    entry = Entry(proven, disproven, move)
+                    self.white.put(key, entry, 1)
+                    self.subsumption.note(belief, state, entry)
+                else:
+                    if proven < entry.proven:
+                        entry.proven, entry.move = proven, move
+                    entry.disproven = max(entry.disproven, disproven)
+        return entry
 
     def store(self, belief: BeliefState, state: int, entry: Entry, work: int) -> None:
         """Keep ``entry`` for a White-to-move belief, with the ``work`` (search
@@ -127,6 +147,9 @@ class ResultTable:
         key = table_key(belief, state)
         self.white.put(key, entry, work + self.white.work(key))
         self.subsumption.note(belief, state, entry)
+        if self.shared is not None:
+            self.shared.put_white(shared_key(*key, WHITE), min(entry.proven, UNPROVEN_BYTE), entry.disproven,
+                                  entry.move, work)
 
     def contained(self, belief: BeliefState, state: int, moves: int) -> Entry | None:
         """A proof within ``moves`` of a belief containing this one, or a
@@ -135,10 +158,17 @@ class ResultTable:
 
     def after_move_result(self, belief: BeliefState, moves: int) -> bool | None:
         """The verdict on a belief after White's move with ``moves`` left, if known."""
-        return self.after_move.get(table_key(belief, moves))
+        key = table_key(belief, moves)
+        known = self.after_move.get(key)
+        if known is None and self.shared is not None:
+            known = self.shared.after_move(shared_key(*key, AFTER_MOVE))
+        return known
 
     def store_after_move(self, belief: BeliefState, moves: int, won: bool, work: int) -> None:
-        self.after_move.put(table_key(belief, moves), won, work)
+        key = table_key(belief, moves)
+        self.after_move.put(key, won, work)
+        if self.shared is not None:
+            self.shared.put_after_move(shared_key(*key, AFTER_MOVE), won, work)
 
     def shed(self) -> bool:
         """Drop the cheapest half of each part; whether anything was dropped."""

@@ -1,0 +1,229 @@
+"""What the worker processes of one proof share (``ksolve.parallel``): the
+proofs and disproofs they find, the nodes each is searching now, and which
+search is current.
+
+Everything lives in one block of shared memory that the parent creates and
+the workers attach to by name:
+
+- ``SharedResults``, a lockless hash table of results: a White turn proven
+  within p moves (with the winning attempt) or disproven within d, and the
+  verdicts after White's move.  A slot is two words, the entry's value and
+  the value XOR its key; a reader takes a slot only when the two agree with
+  the key it asks for, so a slot two processes wrote at once (a word of each)
+  reads as empty, never as a wrong entry.  Results are facts (a proof within
+  p holds for more moves, a disproof within d for fewer), so whoever finds
+  one may use it; an entry lost to a collision costs only time.
+- ``inside``: the nodes each worker's proof-number search is inside, so that
+  another worker chooses a sibling instead of searching the same node
+  (Kaneko's parallel df-pn: a node another worker is inside looks worse).
+- ``current``: the search every worker should be doing; a worker whose search
+  is no longer current stops it (``Superseded``).
+
+>>> block = SharedBlock.create(workers=2, slots=1 << 10)
+>>> block.results.put_white(12345, proven=3, disproven=1, move=700, work=9)
+>>> block.results.white(12345), block.results.white(54321)
+((3, 1, 700), None)
+>>> block.close()
+"""
+
+from __future__ import annotations
+
+from multiprocessing import resource_tracker, shared_memory
+
+import numpy as np
+
+from ksolve.search.run import SearchAborted
+
+MASK = (1 << 64) - 1
+NO_MOVE = 0xFFFFFFFF
+MOVE_OFFSET = 1 << 31
+UNPROVEN_BYTE = 0xFF
+HEADER_WORDS = 8
+WHITE, AFTER_MOVE = 1, 2
+SLOTS = 1 << 20
+"""Result slots by default (16 MB)."""
+
+
+class Superseded(SearchAborted):
+    """The search this worker was doing is no longer wanted (another worker decided it)."""
+
+
+def shared_key(digest: int, size: int, tag: int, kind: int) -> int:
+    """A 64-bit key of a result-table key (``table.table_key``) and its kind.
+
+    >>> shared_key(1, 2, 0, WHITE) != shared_key(1, 2, 0, AFTER_MOVE)
+    True
+    """
+    key = digest ^ (size * 0xC2B2AE3D27D4EB4F) ^ ((tag + 16) * 0x165667B19E3779F9) ^ (kind * 0x27D4EB2F165667C5)
+    key &= MASK
+    key ^= key >> 29
+    return (key * 0xBF58476D1CE4E5B9) & MASK
+
+
+def node_code(values: tuple) -> int:
+    """A 64-bit code of a search node's key (a tuple of a tag string and
+    integers), the same in every process (Python's own hash of a string is not).
+
+    >>> node_code(("W", 5, 30, 8, 0)) == node_code(("W", 5, 30, 8, 0)) != node_code(("A", 5, 30, 8, 0))
+    True
+    """
+    code = 0x9E3779B97F4A7C15 if values[0] == "W" else 0x94D049BB133111EB
+    for value in values[1:]:
+        code = ((code ^ (value & MASK)) * 0xBF58476D1CE4E5B9) & MASK
+        code ^= code >> 31
+    return code
+
+
+class SharedResults:
+    """Proofs and disproofs in shared memory (see the module's docstring)."""
+
+    def __init__(self, words: np.ndarray) -> None:
+        self.slots = words.reshape(-1, 2)
+        """Per slot: [value ^ key, value]."""
+        self.mask = self.slots.shape[0] - 1
+
+    def white(self, key: int) -> tuple[int, int, int] | None:
+        """``(proven, disproven, move)`` of a White turn (proven ``UNPROVEN_BYTE``
+        when only a disproof is known), or None."""
+        value = self._read(key)
+        if value is None:
+            return None
+        move_word = (value >> 16) & 0xFFFFFFFF
+        return value & 0xFF, (value >> 8) & 0xFF, -1 if move_word == NO_MOVE else move_word - MOVE_OFFSET
+
+    def put_white(self, key: int, proven: int, disproven: int, move: int, work: int) -> None:
+        """Share a White turn's result (``proven`` past ``UNPROVEN_BYTE`` or a move
+        that does not fit: only the disproof), merged with what the slot holds."""
+        move_word = move + MOVE_OFFSET if -MOVE_OFFSET <= move < MOVE_OFFSET and proven < UNPROVEN_BYTE else NO_MOVE
+        if move_word == NO_MOVE:
+            proven = UNPROVEN_BYTE
+        if proven == UNPROVEN_BYTE and disproven == 0:
+            return
+        known = self.white(key)
+        if known is not None:
+            if known[0] <= proven:
+                proven, move_word = known[0], NO_MOVE if known[0] == UNPROVEN_BYTE else known[2] + MOVE_OFFSET
+            disproven = max(disproven, known[1])
+        self._write(key, proven | (min(disproven, 0xFF) << 8) | (move_word << 16), work)
+
+    def after_move(self, key: int) -> bool | None:
+        """The verdict after White's move (keyed with the moves left), or None."""
+        value = self._read(key)
+        return None if value is None else bool(value & 1)
+
+    def put_after_move(self, key: int, won: bool, work: int) -> None:
+        self._write(key, int(won), work)
+
+    def _read(self, key: int) -> int | None:
+        slot = self.slots[key & self.mask]
+        check, value = int(slot[0]), int(slot[1])
+        return value & ((1 << 48) - 1) if check ^ value == key else None
+
+    def _write(self, key: int, value: int, work: int) -> None:
+        """Write ``value`` (48 bits) with its work; a slot holding another key
+        is taken unless its entry cost four times more work."""
+        slot = self.slots[key & self.mask]
+        old_check, old_value = int(slot[0]), int(slot[1])
+        work = min(work, 0xFFFF)
+        if old_check ^ old_value != key and old_value >> 48 > 4 * work:
+            return
+        value |= work << 48
+        slot[0] = value ^ key
+        slot[1] = value
+
+
+class SharedBlock:
+    """The shared memory of one group of workers: control words, the nodes
+    they are inside and the result table."""
+
+    def __init__(self, memory: shared_memory.SharedMemory, workers: int, slots: int, owner: bool) -> None:
+        self.memory, self.workers, self.slots, self.owner = memory, workers, slots, owner
+        words = np.ndarray((memory.size // 8,), dtype=np.uint64, buffer=memory.buf)
+        self.control = words[:HEADER_WORDS]
+        self.inside = words[HEADER_WORDS:HEADER_WORDS + INSIDE_SLOTS]
+        start = HEADER_WORDS + INSIDE_SLOTS
+        self.results = SharedResults(words[start:start + 2 * slots])
+
+    @classmethod
+    def create(cls, workers: int, slots: int = SLOTS) -> "SharedBlock":
+        """A new block (zeroed) for ``workers`` workers (at most 8) and ``slots``
+        result slots (a power of two)."""
+        size = 8 * (HEADER_WORDS + INSIDE_SLOTS + 2 * slots)
+        return cls(shared_memory.SharedMemory(create=True, size=size), workers, slots, owner=True)
+
+    @classmethod
+    def attach(cls, name: str, workers: int, slots: int) -> "SharedBlock":
+        """The block ``name`` another process created."""
+        memory = shared_memory.SharedMemory(name=name)
+        # An attached block is the creator's to unlink: without this the resource
+        # tracker of Python before 3.13 unlinks it when this process ends.
+        resource_tracker.unregister(memory._name, "shared_memory")  # type: ignore[attr-defined]
+        return cls(memory, workers, slots, owner=False)
+
+    @property
+    def address(self) -> tuple[str, int, int]:
+        """What ``attach`` needs."""
+        return self.memory.name, self.workers, self.slots
+
+    @property
+    def current(self) -> int:
+        """The number of the search every worker should be doing."""
+        return int(self.control[0])
+
+    def next_search(self) -> int:
+        """Make a new search current (whatever the workers are doing is
+        superseded); its number."""
+        self.control[0] = np.uint64(self.current + 1)
+        return self.current
+
+    def close(self) -> None:
+        """Let go of the block (the creator also removes it)."""
+        # The arrays are views of the buffer: drop them before closing it.
+        del self.control, self.inside, self.results
+        self.memory.close()
+        if self.owner:
+            self.memory.unlink()
+
+
+INSIDE_SLOTS = 1 << 16
+"""Slots of the table of nodes the workers are inside (a node whose slot another
+node took is simply not seen as busy)."""
+
+
+class NodePaths:
+    """One worker's marks on the nodes it is inside, and its view of the
+    others': each slot holds a node's code with the worker's number in its
+    low three bits.
+
+    >>> block = SharedBlock.create(workers=2, slots=1 << 4)
+    >>> first, second = NodePaths(block, 0, block.next_search()), NodePaths(block, 1, block.current)
+    >>> first.enter(1 << 20); second.busy(1 << 20), first.busy(1 << 20)
+    (True, False)
+    >>> first.leave(1 << 20); second.busy(1 << 20)
+    False
+    >>> block.close()
+    """
+
+    def __init__(self, block: SharedBlock, worker: int, search: int) -> None:
+        self.block, self.worker, self.search = block, worker, search
+        self.inside = block.inside
+        self.mask = INSIDE_SLOTS - 1
+
+    def enter(self, code: int) -> None:
+        """Mark the node ``code`` as one this worker is inside."""
+        self.inside[code & self.mask] = (code & ~7 & MASK) | self.worker
+
+    def leave(self, code: int) -> None:
+        slot = code & self.mask
+        if int(self.inside[slot]) == (code & ~7 & MASK) | self.worker:
+            self.inside[slot] = 0
+
+    def busy(self, code: int) -> bool:
+        """Whether another worker is inside the node ``code`` now."""
+        mark = int(self.inside[code & self.mask])
+        return mark != 0 and mark >> 3 == (code & MASK) >> 3 and mark & 7 != self.worker
+
+    def check_current(self) -> None:
+        """Raise ``Superseded`` once another search has been made current."""
+        if int(self.block.control[0]) != self.search:
+            raise Superseded("superseded")
