@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from ksolve.analysis import Analysis
     from ksolve.verification import FirstMove
 
+RACE_EPSILONS = (0.25, 0.5, 0.125, 0.75)
+"""The 1 + epsilon share of each worker racing on one proof (``Workers.prove``)."""
 SPAWN = multiprocessing.get_context("spawn")
 """Workers are spawned, not forked: a forked copy of a process holding numba's threads is unsafe."""
 PROGRESS_EVERY = 1.0
@@ -224,12 +226,14 @@ class Workers:
 
     def prove(self, low: int, high: int) -> "Fewest":
         """The fewest moves (``low`` .. ``high``) with which White wins the
-        analysis's one first class, every worker searching the whole tree by
-        proof-number search: they share their proofs and disproofs, and each
-        prefers the children no other worker is inside (``ksolve.search.shared``),
-        so that they work on different parts of the same proof.  A depth is
-        decided by the first worker that decides it (the others' search is then
-        superseded); the key is that worker's winning attempt."""
+        analysis's one first class, the workers racing: each searches the whole
+        tree by proof-number search on its own, tuned differently
+        (``RACE_EPSILONS``; the first worker as one process), and the first to
+        decide a depth decides it (the others' searches are then superseded).
+        The key is that worker's winning attempt.  Proof-number search is
+        chaotic (a small change of its tuning can double or halve its nodes on
+        one problem), so the fastest of several is often much faster than one,
+        and never slower but for starting the workers."""
         jobs = len(self.pipes)
         result = Fewest()
         nodes: dict[int, int] = {}
@@ -323,7 +327,7 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     from ksolve.analysis import Analysis
     from ksolve.search.pns import ProofNumberSearch
-    from ksolve.search.shared import NodePaths, SharedBlock, Superseded
+    from ksolve.search.shared import SharedBlock, Superseded
 
     block = SharedBlock.attach(*address)
     from ksolve.solution import strategy_tree
@@ -336,7 +340,7 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int]) -> None:
             last[0] = stats.seconds
             pipe.send(("progress", stats.nodes, depth))
 
-    prover = classes = moves = search = None
+    prover = classes = moves = None
     while True:
         try:
             request = pipe.recv()
@@ -350,7 +354,6 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int]) -> None:
                 classes = [first.belief for first in analysis.classes]
                 prover = analysis.prover(limits, progress)
                 prover.table.shared = block.results
-                search = ProofNumberSearch(prover)
             except InputError as error:
                 pipe.send(("error", str(error)))
                 continue
@@ -384,7 +387,10 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int]) -> None:
             pipe.send(("fewest", won, prover.stats.nodes, aborted))
         elif request[0] == "prove":
             _, number, depth = request
-            search.paths = NodePaths(block, index, number)
+            prover.table.shared = None  # racing: each search on its own, the first worker's as one process's
+            search = ProofNumberSearch(prover)
+            search.epsilon = RACE_EPSILONS[index % len(RACE_EPSILONS)]
+            search.still_wanted = lambda: block.still_current(number)
             won = key = aborted = None
             try:
                 prover.run.depth = depth
@@ -395,8 +401,7 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int]) -> None:
                 pass
             except SearchAborted as stop:
                 aborted = str(stop)
-            finally:
-                search.paths = None
+            search.still_wanted = None
             pipe.send(("proved", won, key, prover.stats.nodes, aborted))
         elif request[0] == "tree":
             try:

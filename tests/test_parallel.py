@@ -183,19 +183,16 @@ def test_a_slot_written_by_two_processes_at_once_reads_as_empty() -> None:
     block.close()
 
 
-def test_two_workers_on_one_proof_share_it_and_stop_when_superseded(pool) -> None:
-    """``Workers.prove``: both workers search Rotenberg's whole tree; the one that
-    proves it gives the key, the other stops, and the proof is in the shared table
-    (the certificate is checked by the solve test above)."""
+def test_workers_racing_on_one_proof_give_the_first_decision(pool) -> None:
+    """``Workers.prove``: the workers race on Rotenberg's whole tree, tuned
+    differently; the first to prove it gives the key, the others stop at once
+    (their searches superseded), and the pool serves the next request."""
     from ksolve.analysis import Analysis
-    from ksolve.search.table import table_key
-    from ksolve.search.shared import WHITE, shared_key
+    from ksolve.board import move_from_uci
 
     analysis = Analysis(ksolve.load_problem("problems/rotenberg-1976.toml"))
     pool.load(analysis)
     found = pool.prove(analysis.moves, analysis.moves)
-    from ksolve.board import move_from_uci
-
     assert (found.moves, found.key, found.aborted) == (8, move_from_uci("a2g2"), None)
-    root = pool.block.results.white(shared_key(*table_key(analysis.classes[0].belief), WHITE))
-    assert root is not None and root[0] == 8 and root[2] == move_from_uci("a2g2")
+    refuted = pool.prove(7, 7)
+    assert (refuted.moves, refuted.settled, refuted.aborted) == (None, 7, None)

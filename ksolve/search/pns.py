@@ -35,12 +35,12 @@ False
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import Callable
 
 from ksolve.belief import BeliefState
 from ksolve.rules.base import FRESH
 from ksolve.rules.base import PROBED
 from ksolve.search.prover import ASK, Prover, probe_mask, probe_move
-from ksolve.search.shared import NodePaths, node_code
 from ksolve.search.table import Entry, WorkCache
 
 INFINITE = 1 << 40
@@ -107,11 +107,11 @@ class ProofNumberSearch:
         planned = prover.memory.expansion_bytes
         self.max_expansion_bytes = EXPANSION_BYTES if planned is None else min(planned, EXPANSION_BYTES)
         self.run.guard.add(self._shed)
-        self.paths: NodePaths | None = None
-        """Set when worker processes share this proof (``ksolve.parallel``): the
-        nodes this search is inside are marked, a child another worker is
-        inside looks worse (its number doubled: Kaneko's virtual numbers), and
-        the search stops once it is no longer the current one."""
+        self.epsilon = EPSILON
+        """The 1 + epsilon trick's share (a worker racing others tries another one)."""
+        self.still_wanted: Callable[[], None] | None = None
+        """Called at every node when worker processes race on one proof
+        (``ksolve.parallel``): raises once another worker has decided it."""
 
     def wins(self, belief: BeliefState, moves: int, state: int = FRESH) -> bool:
         """Whether White wins ``belief`` within ``moves`` (same answer as the
@@ -137,25 +137,14 @@ class ProofNumberSearch:
 
     # --- the MID procedure -------------------------------------------------
     def _search(self, node, proof_threshold: int, disproof_threshold: int) -> tuple[int, int]:
-        """Search below ``node`` until its numbers reach a threshold; its numbers then."""
-        paths = self.paths
-        if paths is None or isinstance(node, ChoiceNode):
-            return self._mid(node, proof_threshold, disproof_threshold)
-        paths.check_current()
-        code = node_code(node.key)
-        paths.enter(code)
-        try:
-            return self._mid(node, proof_threshold, disproof_threshold)
-        finally:
-            paths.leave(code)
-
-    def _mid(self, node, proof_threshold: int, disproof_threshold: int) -> tuple[int, int]:
-        """``_search``'s loop over the node's children.
+        """Search below ``node`` until its numbers reach a threshold; its numbers then.
 
         The numbers each child search returns are kept for the rest of this
         loop, so that a table too small to hold them (a memory budget) slows
         the search but never makes it search the same child again for nothing."""
         self.run.tick()
+        if self.still_wanted is not None:
+            self.still_wanted()
         stats = self.run.stats
         started = stats.nodes - self.numbers.work(node.key)
         children = self._children(node)
@@ -182,14 +171,12 @@ class ProofNumberSearch:
             self._store(node, proof, disproof, children, numbers, stats.nodes - started)
             if proof >= proof_threshold or disproof >= disproof_threshold:
                 return proof, disproof
-            if self.paths is not None and self.paths.busy(node_code(children[best].key)):
-                best, second = _around_busy(numbers, best, is_or)
             child_proof, child_disproof = numbers[best]
             if is_or:
-                next_proof = min(proof_threshold, _widened(second))
+                next_proof = min(proof_threshold, _widened(second, self.epsilon))
                 next_disproof = min(INFINITE, disproof_threshold - disproof + child_disproof)
             else:
-                next_disproof = min(disproof_threshold, _widened(second))
+                next_disproof = min(disproof_threshold, _widened(second, self.epsilon))
                 next_proof = min(INFINITE, proof_threshold - proof + child_proof)
             returned[best] = self._search(children[best], next_proof, next_disproof)
 
@@ -344,31 +331,16 @@ def _summary(numbers: list[tuple[int, int]], is_or: bool) -> tuple[int, int, int
     return (least, total, best, second) if is_or else (total, least, best, second)
 
 
-def _around_busy(numbers: list[tuple[int, int]], busy: int, is_or: bool) -> tuple[int, int]:
-    """The child to search and the second least value when the best child,
-    ``busy``, is being searched by another worker: its number counts double
-    (a proven or disproven child stays what it is).
-
-    >>> _around_busy([(3, 1), (5, 1)], 0, True), _around_busy([(3, 1), (9, 1)], 0, True)
-    ((1, 7), (0, 9))
-    """
-    proof, disproof = numbers[busy]
-    virtual = list(numbers)
-    virtual[busy] = (min(INFINITE, 2 * proof + 1), disproof) if is_or else (proof, min(INFINITE, 2 * disproof + 1))
-    _, _, best, second = _summary(virtual, is_or)
-    return best, second
-
-
 EPSILON = 0.25
 """The 1 + epsilon trick (Pawlewicz and Lew 2007): a child is searched until its
 number passes the second best sibling's by this share, not by one, so the
 search switches between siblings less often and re-expands less."""
 
 
-def _widened(second: int) -> int:
+def _widened(second: int, epsilon: float = EPSILON) -> int:
     """The threshold past ``second``, the second best sibling's number, for the best child.
 
-    >>> _widened(8), _widened(INFINITE) == INFINITE
-    (11, True)
+    >>> _widened(8), _widened(8, 0.5), _widened(INFINITE) == INFINITE
+    (11, 13, True)
     """
-    return int(second * (1 + EPSILON)) + 1 if second < INFINITE else INFINITE
+    return int(second * (1 + epsilon)) + 1 if second < INFINITE else INFINITE

@@ -1,9 +1,8 @@
-"""What the worker processes of one proof share (``ksolve.parallel``): the
-proofs and disproofs they find, the nodes each is searching now, and which
-search is current.
+"""What the worker processes of one problem share (``ksolve.parallel``): the
+proofs and disproofs they find, and which search is current.
 
-Everything lives in one block of shared memory that the parent creates and
-the workers attach to by name:
+Both live in one block of shared memory that the parent creates and the
+workers attach to by name:
 
 - ``SharedResults``, a lockless hash table of results: a White turn proven
   within p moves (with the winning attempt) or disproven within d, and the
@@ -13,16 +12,16 @@ the workers attach to by name:
   reads as empty, never as a wrong entry.  Results are facts (a proof within
   p holds for more moves, a disproof within d for fewer), so whoever finds
   one may use it; an entry lost to a collision costs only time.
-- ``inside``: the nodes each worker's proof-number search is inside, so that
-  another worker chooses a sibling instead of searching the same node
-  (Kaneko's parallel df-pn: a node another worker is inside looks worse).
-- ``current``: the search every worker should be doing; a worker whose search
-  is no longer current stops it (``Superseded``).
+- ``current``: the number of the search the workers should be doing; a
+  worker whose search is no longer current stops it (``Superseded``), as the
+  losers of a race on one proof do.
 
 >>> block = SharedBlock.create(workers=2, slots=1 << 10)
 >>> block.results.put_white(12345, proven=3, disproven=1, move=700, work=9)
 >>> block.results.white(12345), block.results.white(54321)
 ((3, 1, 700), None)
+>>> search = block.next_search(); block.still_current(search); block.next_search() > search
+True
 >>> block.close()
 """
 
@@ -58,20 +57,6 @@ def shared_key(digest: int, size: int, tag: int, kind: int) -> int:
     key &= MASK
     key ^= key >> 29
     return (key * 0xBF58476D1CE4E5B9) & MASK
-
-
-def node_code(values: tuple) -> int:
-    """A 64-bit code of a search node's key (a tuple of a tag string and
-    integers), the same in every process (Python's own hash of a string is not).
-
-    >>> node_code(("W", 5, 30, 8, 0)) == node_code(("W", 5, 30, 8, 0)) != node_code(("A", 5, 30, 8, 0))
-    True
-    """
-    code = 0x9E3779B97F4A7C15 if values[0] == "W" else 0x94D049BB133111EB
-    for value in values[1:]:
-        code = ((code ^ (value & MASK)) * 0xBF58476D1CE4E5B9) & MASK
-        code ^= code >> 31
-    return code
 
 
 class SharedResults:
@@ -133,22 +118,18 @@ class SharedResults:
 
 
 class SharedBlock:
-    """The shared memory of one group of workers: control words, the nodes
-    they are inside and the result table."""
+    """The shared memory of one group of workers: control words and the result table."""
 
     def __init__(self, memory: shared_memory.SharedMemory, workers: int, slots: int, owner: bool) -> None:
         self.memory, self.workers, self.slots, self.owner = memory, workers, slots, owner
         words = np.ndarray((memory.size // 8,), dtype=np.uint64, buffer=memory.buf)
         self.control = words[:HEADER_WORDS]
-        self.inside = words[HEADER_WORDS:HEADER_WORDS + INSIDE_SLOTS]
-        start = HEADER_WORDS + INSIDE_SLOTS
-        self.results = SharedResults(words[start:start + 2 * slots])
+        self.results = SharedResults(words[HEADER_WORDS:HEADER_WORDS + 2 * slots])
 
     @classmethod
     def create(cls, workers: int, slots: int = SLOTS) -> "SharedBlock":
-        """A new block (zeroed) for ``workers`` workers (at most 8) and ``slots``
-        result slots (a power of two)."""
-        size = 8 * (HEADER_WORDS + INSIDE_SLOTS + 2 * slots)
+        """A new block (zeroed) for ``workers`` workers and ``slots`` result slots (a power of two)."""
+        size = 8 * (HEADER_WORDS + 2 * slots)
         return cls(shared_memory.SharedMemory(create=True, size=size), workers, slots, owner=True)
 
     @classmethod
@@ -176,54 +157,15 @@ class SharedBlock:
         self.control[0] = np.uint64(self.current + 1)
         return self.current
 
+    def still_current(self, search: int) -> None:
+        """Raise ``Superseded`` once a search other than ``search`` has been made current."""
+        if int(self.control[0]) != search:
+            raise Superseded("superseded")
+
     def close(self) -> None:
         """Let go of the block (the creator also removes it)."""
         # The arrays are views of the buffer: drop them before closing it.
-        del self.control, self.inside, self.results
+        del self.control, self.results
         self.memory.close()
         if self.owner:
             self.memory.unlink()
-
-
-INSIDE_SLOTS = 1 << 16
-"""Slots of the table of nodes the workers are inside (a node whose slot another
-node took is simply not seen as busy)."""
-
-
-class NodePaths:
-    """One worker's marks on the nodes it is inside, and its view of the
-    others': each slot holds a node's code with the worker's number in its
-    low three bits.
-
-    >>> block = SharedBlock.create(workers=2, slots=1 << 4)
-    >>> first, second = NodePaths(block, 0, block.next_search()), NodePaths(block, 1, block.current)
-    >>> first.enter(1 << 20); second.busy(1 << 20), first.busy(1 << 20)
-    (True, False)
-    >>> first.leave(1 << 20); second.busy(1 << 20)
-    False
-    >>> block.close()
-    """
-
-    def __init__(self, block: SharedBlock, worker: int, search: int) -> None:
-        self.block, self.worker, self.search = block, worker, search
-        self.inside = block.inside
-        self.mask = INSIDE_SLOTS - 1
-
-    def enter(self, code: int) -> None:
-        """Mark the node ``code`` as one this worker is inside."""
-        self.inside[code & self.mask] = (code & ~7 & MASK) | self.worker
-
-    def leave(self, code: int) -> None:
-        slot = code & self.mask
-        if int(self.inside[slot]) == (code & ~7 & MASK) | self.worker:
-            self.inside[slot] = 0
-
-    def busy(self, code: int) -> bool:
-        """Whether another worker is inside the node ``code`` now."""
-        mark = int(self.inside[code & self.mask])
-        return mark != 0 and mark >> 3 == (code & MASK) >> 3 and mark & 7 != self.worker
-
-    def check_current(self) -> None:
-        """Raise ``Superseded`` once another search has been made current."""
-        if int(self.block.control[0]) != self.search:
-            raise Superseded("superseded")
