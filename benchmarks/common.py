@@ -40,11 +40,11 @@ class ProcessRun:
     stderr: str
 
 
-def measured_process(command: list[str], cwd: Path) -> ProcessRun:
-    """Run ``command`` to its end, reading its output, and reap it with
-    ``os.wait4`` to read the child's own peak resident size."""
+def measured_process(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> ProcessRun:
+    """Run ``command`` to its end (in ``env``, default this process's), reading its
+    output, and reap it with ``os.wait4`` to read the child's own peak resident size."""
     start = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd, env=env)
     stderr: list[str] = []
     reader = threading.Thread(target=lambda: stderr.append(child.stderr.read()))
     reader.start()
