@@ -328,10 +328,10 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int]) -> None:
     from ksolve.analysis import Analysis
     from ksolve.search.pns import ProofNumberSearch
     from ksolve.search.shared import SharedBlock, Superseded
-
-    block = SharedBlock.attach(*address)
     from ksolve.solution import strategy_tree
     from ksolve.verification import FirstMove, _label, _refute_first, _uci, _winning_depths, find_duals
+
+    block = SharedBlock.attach(*address)
 
     last = [0.0]
 

@@ -56,7 +56,7 @@ def shared_key(digest: int, size: int, tag: int, kind: int) -> int:
     key = digest ^ (size * 0xC2B2AE3D27D4EB4F) ^ ((tag + 16) * 0x165667B19E3779F9) ^ (kind * 0x27D4EB2F165667C5)
     key &= MASK
     key ^= key >> 29
-    return (key * 0xBF58476D1CE4E5B9) & MASK
+    return (key * 0xBF58476D1CE4E5B9) & MASK or 1  # never 0: an empty slot would read as that key's
 
 
 class SharedResults:
