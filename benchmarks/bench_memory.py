@@ -45,14 +45,16 @@ MATE_IN_ONE = 'stipulation = "#1"\nrules = "berkeley"\n[position]\nfen = "k7/8/1
 def entry_bytes(count: int = 200_000) -> float:
     """Resident bytes per entry of a filled ``ResultTable`` and proof-number cache."""
     from ksolve.search.memory import resident_bytes
-    from ksolve.search.table import Entry, ResultTable, WorkCache
+    from ksolve.search.pns import NumberCache, attempt_key, white_key
+    from ksolve.search.table import Entry, ResultTable
 
     before = resident_bytes()
-    table, numbers = ResultTable(), WorkCache()
+    table, numbers = ResultTable(), NumberCache()
     for index in range(count):
-        key = (index * 2654435761 % (1 << 61), 30, 0)
-        table.white.put(key, Entry(proven=5, move=index), work=index)
-        numbers.put(("W", key[0], 30, 5, 0), (index, 1), work=index)
+        key = (index * 2654435761 % (1 << 61) + (1 << 62), 30, 0)  # a digest's size
+        table.white.put(key, Entry(proven=5, move=index + 1000), work=index + 1000)
+        numbers.put(attempt_key(white_key(key[0], 30, 5, 0), index + 1000), (index + 1000, index + 2000),
+                    work=index + 1000)
     return (resident_bytes() - before) / (2 * count)
 
 

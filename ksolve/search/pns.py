@@ -41,7 +41,7 @@ from ksolve.belief import BeliefState
 from ksolve.rules.base import FRESH
 from ksolve.rules.base import PROBED
 from ksolve.search.prover import ASK, Prover, probe_mask, probe_move
-from ksolve.search.table import Entry, WorkCache
+from ksolve.search.table import Entry, shed_cheapest
 
 INFINITE = 1 << 40
 EXPANSIONS_KEPT = 20_000
@@ -54,6 +54,34 @@ CHILD_BYTES = 200
 """What a kept child costs besides its belief's rows (the node, its key, the list slot)."""
 
 
+def white_key(digest: int, size: int, moves: int, state: int) -> int:
+    """A White node's key in the search's own tables: its belief's digest and
+    size, the moves left and the turn's state packed into one integer (exact:
+    no two nodes share one).  An int keeps an entry small and hashes at once,
+    where a tuple is hashed element by element at every lookup.
+
+    >>> white_key(2**63 + 5, 30, 2, FRESH) != white_key(2**63 + 5, 30, 3, FRESH), white_key(1, 30, 2, FRESH) & 1
+    (True, 0)
+    """
+    return ((((size << 64) | digest) << _MOVES_BITS | moves) << _STATE_BITS | state) << 1
+
+
+def attempt_key(white: int, move: int) -> int:
+    """An attempt's key: its White node's with the move (zigzag-coded, so
+    that "Any?" and probe codes, which are negative, stay apart) on top.
+
+    >>> attempt_key(0, 3) != attempt_key(0, -3), attempt_key(0, 3) & 1
+    (True, 1)
+    """
+    code = move << 1 if move >= 0 else (-move << 1) - 1
+    return (code << _ATTEMPT_SHIFT) | white | 1
+
+
+_MOVES_BITS, _STATE_BITS = 16, 8
+_ATTEMPT_SHIFT = 1 + _STATE_BITS + _MOVES_BITS + 64 + 32
+"""Above a White key's bits (beliefs hold fewer than 2**32 positions)."""
+
+
 class WhiteNode:
     """White to move: OR over attempts (and the "Any?" question)."""
 
@@ -61,7 +89,7 @@ class WhiteNode:
 
     def __init__(self, belief: BeliefState, moves: int, state: int = FRESH) -> None:
         self.belief, self.moves, self.state = belief, moves, state
-        self.key = ("W", belief.key, len(belief), moves, state)
+        self.key = white_key(belief.key, len(belief), moves, state)
 
 
 class AttemptNode:
@@ -72,7 +100,7 @@ class AttemptNode:
 
     def __init__(self, parent: WhiteNode, move: int) -> None:
         self.parent, self.move = parent, move
-        self.key = ("A", *parent.key[1:], move)
+        self.key = attempt_key(parent.key, move)
 
 
 class ChoiceNode:
@@ -88,6 +116,45 @@ class ChoiceNode:
         self.key = ("C", belief.key, len(belief), moves, tuple(attempts))
 
 
+class NumberCache:
+    """Proof and disproof numbers by node key, each kept as one ``(proof,
+    disproof, work)`` row (one tuple a node, where ``table.WorkCache`` holds a
+    pair inside a pair); past ``capacity`` rows it sheds the cheapest.
+
+    >>> cache = NumberCache(capacity=2)
+    >>> cache.put(1, (3, 1), work=5); cache.put(2, (0, INFINITE), work=1); cache.put(3, (1, 1), work=9)
+    >>> sorted(cache.items), cache.items[3], cache.work(2)
+    ([1, 3], (1, 1, 9), 0)
+    """
+
+    def __init__(self, capacity: int | None = None) -> None:
+        self.items: dict[int | tuple, tuple[int, int, int]] = {}
+        self.capacity = capacity
+        self.dropped = 0
+        """Rows shed so far."""
+
+    def work(self, key: int | tuple) -> int:
+        """The work recorded for ``key`` (0 if absent)."""
+        row = self.items.get(key)
+        return 0 if row is None else row[2]
+
+    def put(self, key: int | tuple, numbers: tuple[int, int], work: int) -> None:
+        """Keep a node's ``numbers`` with its ``work``, shedding first if full."""
+        if self.capacity is not None and len(self.items) >= self.capacity and key not in self.items:
+            self.shed()
+        self.items[key] = (numbers[0], numbers[1], work)
+
+    def shed(self) -> bool:
+        """Keep the rows that cost most work (``table.shed_cheapest``); whether any were dropped."""
+        count = len(self.items)
+        self.items = shed_cheapest(self.items)
+        self.dropped += count - len(self.items)
+        return len(self.items) < count
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
 class ProofNumberSearch:
     """df-pn on top of a ``Prover`` (its rules, result table and search run)."""
 
@@ -99,7 +166,7 @@ class ProofNumberSearch:
         """White nodes with this many moves left or fewer are decided by the
         depth-first prover (where its viability filter works)."""
         entries = prover.memory.table_entries
-        self.numbers: WorkCache[tuple, tuple[int, int]] = WorkCache(None if entries is None else entries // 2)
+        self.numbers = NumberCache(None if entries is None else entries // 2)
         """Proof and disproof numbers of the nodes searched, with the nodes each took."""
         self.expansions: OrderedDict[tuple, tuple[list, int]] = OrderedDict()
         """Children of expanded attempts, with their bytes (least recently used dropped)."""
@@ -156,14 +223,16 @@ class ProofNumberSearch:
         if is_or:  # an attempt's numbers, unless kept, are those it last returned, else its initial ones
             returned = [self._numbers(child) for child in children]
         while True:
-            kept = self.numbers.items  # read inline, the search's hottest lookup (a shed replaces the dict)
+            # read inline, the search's hottest lookup (a shed replaces the dict); a kept
+            # row is (proof, disproof, work), of which only the first two are read
+            kept = self.numbers.items
             if is_or:
-                numbers = [item[0] if (item := kept.get(child.key)) is not None else known
+                numbers = [row if (row := kept.get(child.key)) is not None else known
                            for child, known in zip(children, returned)]
             else:  # a White node's may come from the table, which other searches fill
-                numbers = [item[0] if (item := kept.get(child.key)) is not None else self._numbers(child, known)
+                numbers = [row if (row := kept.get(child.key)) is not None else self._numbers(child, known)
                            for child, known in zip(children, returned)]
-            if asks and any(p < INFINITE for p, _ in numbers[:-1]):
+            if asks and any(pair[0] < INFINITE for pair in numbers[:-1]):
                 # "Any?" only once every attempt has failed, as in the depth-first
                 # prover: a strategy asks the question only when it must.
                 numbers[-1] = (INFINITE, numbers[-1][1])
@@ -171,7 +240,7 @@ class ProofNumberSearch:
             self._store(node, proof, disproof, children, numbers, stats.nodes - started)
             if proof >= proof_threshold or disproof >= disproof_threshold:
                 return proof, disproof
-            child_proof, child_disproof = numbers[best]
+            child_proof, child_disproof = numbers[best][0], numbers[best][1]
             if is_or:
                 next_proof = min(proof_threshold, _widened(second, self.epsilon))
                 next_disproof = min(INFINITE, disproof_threshold - disproof + child_disproof)
@@ -186,7 +255,7 @@ class ProofNumberSearch:
         returned (``searched``), else the initial guess."""
         known = self.numbers.items.get(node.key)
         if known is not None:
-            return known[0]
+            return known[0], known[1]
         if isinstance(node, WhiteNode):
             entry = self.table.entry(node.belief, node.state)
             if entry is not None and entry.proven <= node.moves:
@@ -210,7 +279,7 @@ class ProofNumberSearch:
             return
         entry = self.table.entry(node.belief, node.state) or Entry()
         if proof == 0:
-            winner = next(child for child, (p, _) in zip(children, numbers) if p == 0)
+            winner = next(child for child, pair in zip(children, numbers) if pair[0] == 0)
             if entry.proven > node.moves:
                 entry.proven, entry.move = node.moves, winner.move
         else:
@@ -307,7 +376,7 @@ class ProofNumberSearch:
                 + [WhiteNode(part, parent.moves, after_refusal) for part in refused])
 
 
-def _summary(numbers: list[tuple[int, int]], is_or: bool) -> tuple[int, int, int, int]:
+def _summary(numbers: list[tuple[int, ...]], is_or: bool) -> tuple[int, int, int, int]:
     """A node's numbers from its children's, with the child to search and the
     second least value, in one pass: ``(proof, disproof, best, second)``.
 
@@ -320,7 +389,8 @@ def _summary(numbers: list[tuple[int, int]], is_or: bool) -> tuple[int, int, int
     """
     least = second = INFINITE
     best = total = 0
-    for index, (proof, disproof) in enumerate(numbers):
+    for index, pair in enumerate(numbers):  # a pair, or a kept (proof, disproof, work)
+        proof, disproof = pair[0], pair[1]
         value, other = (proof, disproof) if is_or else (disproof, proof)
         total += other
         if value < least:

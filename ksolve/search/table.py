@@ -56,6 +56,22 @@ def table_key(belief: BeliefState, tag: int = FRESH) -> TableKey:
     return belief.key, len(belief), tag
 
 
+def shed_cheapest(items: dict[K, tuple], keep: float = KEEP_SHARE) -> dict[K, tuple]:
+    """The ``keep`` share of ``items`` that cost most work, each item a tuple
+    whose last element is its work (ties at the cut are dropped).
+
+    >>> shed_cheapest({"a": (1, 5), "b": (2, 1), "c": (3, 9), "d": (4, 2)})
+    {'a': (1, 5), 'c': (3, 9)}
+    """
+    count = len(items)
+    kept = int(count * keep)
+    if count == 0 or kept >= count:
+        return items
+    works = np.fromiter((item[-1] for item in items.values()), dtype=np.int64, count=count)
+    cut = np.partition(works, count - kept - 1)[count - kept - 1]
+    return {key: item for key, item in items.items() if item[-1] > cut}
+
+
 class WorkCache(Generic[K, V]):
     """A dict of values with the work each cost; past ``capacity`` entries
     (None: no bound) it sheds the cheapest.
@@ -91,12 +107,7 @@ class WorkCache(Generic[K, V]):
         """Keep the ``keep`` share of the entries that cost most work (ties at
         the cut are dropped); whether anything was dropped."""
         count = len(self.items)
-        kept = int(count * keep)
-        if count == 0:
-            return False
-        works = np.fromiter((work for _, work in self.items.values()), dtype=np.int64, count=count)
-        cut = np.partition(works, count - kept - 1)[count - kept - 1] if kept < count else -1
-        self.items = {key: item for key, item in self.items.items() if item[1] > cut}
+        self.items = shed_cheapest(self.items, keep)
         self.dropped += count - len(self.items)
         return len(self.items) < count
 
