@@ -11,7 +11,7 @@ cheapest entries when it passes the budget, and gives up (the run's result is
 
 >>> plan = MemoryPlan.for_budget(512 << 20, in_use=200 << 20)
 >>> plan.orthodox_slots, plan.table_entries > 100_000
-(4194304, True)
+(1048576, True)
 >>> MemoryPlan.unbounded().table_entries is None
 True
 """
@@ -27,12 +27,18 @@ from ksolve.errors import InputError
 
 ORTHODOX_SLOT_BYTES = 8 + 1 + 1 + 8 + 1
 """One slot of the orthodox table: position hash, won, lost, move key, move result."""
-MAX_ORTHODOX_SLOTS = 1 << 23
-"""The orthodox table's size without a budget (152 MB when every page is touched)."""
+MAX_ORTHODOX_SLOTS = 1 << 20
+"""The orthodox table's size without a budget (19 MB when every page is touched).
+Eight times as many slots (152 MB) were no faster: ten long problems took
+137.4 s with 2**23 slots, 160.7 s with 2**22, 170.2 s with 2**21 and 131.6 s
+with 2**20 (the nodes vary either way, as the deeper bounds' budgets meet
+other table contents), and the thirty orthodox problems solve and verify in
+1.6 and 17.6 s against 2.0 and 19.2 s: fewer pages, fewer cache misses."""
 MIN_ORTHODOX_SLOTS = 1 << 16
-ENTRY_BYTES = 400
-"""What one result-table entry costs (key tuple, value, dict slot), measured
-with ``benchmarks/bench_memory.py`` (about 300 bytes) and rounded up."""
+ENTRY_BYTES = 350
+"""What one table entry costs (key, value, dict slot): a result-table entry
+and a proof-number row, measured with ``benchmarks/bench_memory.py`` (about
+310 bytes on average) and rounded up."""
 ORTHODOX_SHARE, TABLE_SHARE, BELIEF_SHARE = 0.25, 0.35, 0.15
 """The shares of the free budget (the rest is head room for the beliefs an
 attempt's answers are made of while they are searched)."""
