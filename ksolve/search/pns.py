@@ -46,10 +46,13 @@ from ksolve.search.table import Entry, shed_cheapest
 INFINITE = 1 << 40
 EXPANSIONS_KEPT = 20_000
 """Expanded attempts whose children are kept (least recently used dropped)."""
-EXPANSION_BYTES = 64 << 20
+EXPANSION_BYTES = 16 << 20
 """The most bytes of kept expansions whatever the budget: a 10-move shortest-mate
 search (family-10-rook-a6-knight-c1) peaked at 2.3 GB keeping 20,000 of them, and
-at 0.87 GB with this cap, with the same nodes (352,396) and time (79 s against 83 s)."""
+at 0.87 GB with a cap of 64 MB, with the same nodes (352,396) and time (79 s
+against 83 s); a cap of 16 MB, not 64, gave the same nodes again (the same
+member, 293,023 nodes in 65.5 s against 65.7 s) and took the 13-mover's
+``--at-most`` peak from 416 to 340 MB (52 s against 55 s)."""
 CHILD_BYTES = 200
 """What a kept child costs besides its belief's rows (the node, its key, the list slot)."""
 
@@ -165,8 +168,7 @@ class ProofNumberSearch:
         self.exact_moves = prover.viable_depth if exact_moves is None else exact_moves
         """White nodes with this many moves left or fewer are decided by the
         depth-first prover (where its viability filter works)."""
-        entries = prover.memory.table_entries
-        self.numbers = NumberCache(None if entries is None else entries // 2)
+        self.numbers = NumberCache(prover.memory.number_entries)
         """Proof and disproof numbers of the nodes searched, with the nodes each took."""
         self.expansions: OrderedDict[tuple, tuple[list, int]] = OrderedDict()
         """Children of expanded attempts, with their bytes (least recently used dropped)."""

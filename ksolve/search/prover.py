@@ -129,9 +129,9 @@ class Prover:
         self.run = run or SearchRun(limits, progress)
         budget = self.run.limits.memory
         self.memory = memory or (MemoryPlan.unbounded() if budget is None else MemoryPlan.for_budget(budget))
-        """What the tables may hold (half of ``table_entries`` here, half for proof
-        numbers); by default planned from the run's memory limit."""
-        self.table = ResultTable(None if self.memory.table_entries is None else self.memory.table_entries // 2)
+        """What the tables may hold (``result_entries`` here, ``number_entries``
+        for proof numbers); by default planned from the run's memory limit."""
+        self.table = ResultTable(self.memory.result_entries)
         self.run.guard.add(self.table.shed)
         self.history: dict[int, int] = {}
         self._spec = rules.spec
