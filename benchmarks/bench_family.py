@@ -109,7 +109,7 @@ def verify_table(report: dict) -> str:
     return "\n".join(lines)
 
 
-def measure(path: Path, timeout: float, verify: bool, shortest_up_to: int) -> dict:
+def measure(path: Path, timeout: float, verify: bool, shortest_up_to: int, at_most_only: bool = False) -> dict:
     from ksolve.problem import load_problem
 
     problem = load_problem(path)
@@ -119,6 +119,8 @@ def measure(path: Path, timeout: float, verify: bool, shortest_up_to: int) -> di
         result["at_most"] = solve_row(path, timeout, "--at-most", "--certificate", str(certificate))
         if certificate.exists():
             result["check"] = check_row(path, certificate)
+    if at_most_only:
+        return result
     result["at_most_jobs2"] = solve_row(path, timeout, "--at-most", "--jobs", "2")
     peak = result["at_most"]["peak_mb"]
     floor_mb = least_budget_mb(path)
@@ -151,9 +153,10 @@ def table(report: dict) -> str:
         return f"{row['seconds']:.1f} / {row['peak_mb']}" if peak else f"{row['seconds']:.1f}"
 
     for r in report["results"]:
-        lines.append(f"| {r['problem']} | {r['moves']} | {r['positions']} | {r['shortest'].get('moves') or '?'} "
-                     f"| {cell(r['at_most'], True)} | {cell(r['at_most_jobs2'])} | {cell(r['quarter'], True)} "
-                     f"| {cell(r['shortest'])} | {cell(r['shortest_jobs2'])} "
+        shortest = r.get("shortest", {}).get("moves") or "?"
+        lines.append(f"| {r['problem']} | {r['moves']} | {r['positions']} | {shortest} "
+                     f"| {cell(r['at_most'], True)} | {cell(r.get('at_most_jobs2'))} | {cell(r.get('quarter'), True)} "
+                     f"| {cell(r.get('shortest'))} | {cell(r.get('shortest_jobs2'))} "
                      f"| {'yes' if r.get('check', {}).get('verified') else 'no'} |")
     return "\n".join(lines)
 
@@ -168,6 +171,8 @@ def main() -> None:
                              "(a longer one's refutations take far longer than the timeout).")
     parser.add_argument("--verify-only", action="store_true",
                         help=f"Only verify each problem (--jobs 2), into {VERIFY_RESULTS.name}.")
+    parser.add_argument("--at-most-only", action="store_true",
+                        help="Only the --at-most proofs and their certificates (write them with -o elsewhere).")
     parser.add_argument("--table", action="store_true", help="Print the README's table from the JSON.")
     parser.add_argument("-o", "--output", default=str(RESULTS))
     args = parser.parse_args()
@@ -183,7 +188,7 @@ def main() -> None:
     for path in sorted(FAMILY.glob("*.toml")):
         if args.only and path.stem not in args.only:
             continue
-        result = measure(path, args.timeout, args.verify, args.shortest_up_to)
+        result = measure(path, args.timeout, args.verify, args.shortest_up_to, args.at_most_only)
         results.append(result)
         print(json.dumps(result), flush=True)
     report = {"benchmark": "family", "date": time.strftime("%Y-%m-%dT%H:%M:%S"), "machine": machine(),

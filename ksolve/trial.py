@@ -45,7 +45,6 @@ from ksolve.rules import codes
 from ksolve.rules.base import FRESH, MUST_CAPTURE, MUST_TRY, Outcome, RuleSet
 from ksolve.rules.referee import own_board_moves, pawn_diagonal_attempts
 from ksolve.search.base import Search, make_search
-from ksolve.search.orthodox import OrthodoxTable
 from ksolve.search.run import Limits, SearchAborted, SearchRun
 from ksolve.solution import belief_summary, black_moves, move_label, played_label
 from ksolve.verification import ENDS, NO_WIN, refutation_of, refutation_text
@@ -54,9 +53,6 @@ __all__ = ["STEP_LIMITS", "Reveal", "Trial", "TrialStep", "TrialView"]
 
 STEP_LIMITS = Limits(seconds=10.0)
 """What one step (and the start) may search: Rotenberg 1976 needs at most about 5 s."""
-ORTHODOX_SLOTS = 1 << 20
-"""The slots of a trial's full-information bound table (19 MB; the solver's 8M slots,
-152 MB once touched, are no faster on the bundled problems, and a server keeps many trials)."""
 ANY = "any"
 
 
@@ -177,7 +173,6 @@ class Trial:
         self.rules: RuleSet = self.analysis.rules
         self.limits = limits or STEP_LIMITS
         self.prover = self.analysis.prover(self.limits)
-        self.prover.orthodox = OrthodoxTable(ORTHODOX_SLOTS)
         self.search: Search | None = None
         """The step's proof-number search (its caches dropped after the step; the prover's table stays)."""
         self.goal = self.rules.goal.replace("-", " ")

@@ -44,7 +44,7 @@ from ksolve.rules.kernels import FLAG_INSUFFICIENT, FLAG_MOVE_LIMIT, is_insuffic
 class OrthodoxTable:
     """A fixed-size hash table of orthodox results (``size`` a power of two)."""
 
-    def __init__(self, size: int = 1 << 23) -> None:
+    def __init__(self, size: int = 1 << 20) -> None:
         # All zeros (0 = nothing known), so the operating system hands out the
         # pages lazily: a small problem touches a few of them.
         self.keys = np.zeros(size, dtype=np.uint64)
