@@ -65,13 +65,24 @@ class OrthodoxTable:
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def _slot_of(h, keys):
+    """The slot holding hash ``h``, or -1: a position lives in one of a pair of
+    slots (``h``'s own and its neighbour, in the same cache line)."""
+    slot = np.int64(h & np.uint64(keys.shape[0] - 1))
+    if keys[slot] == h:
+        return slot
+    if keys[slot ^ 1] == h:
+        return slot ^ 1
+    return np.int64(-1)
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def _probe(position, moves, flags, keys, won, lost):
     """1 known win, 0 known loss, -1 unknown (or too near a move-count draw)."""
     if np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= flags[FLAG_MOVE_LIMIT]:
         return -1
-    h = position[COLUMN_HASH]
-    slot = np.int64(h & np.uint64(keys.shape[0] - 1))
-    if keys[slot] != h:
+    slot = _slot_of(position[COLUMN_HASH], keys)
+    if slot < 0:
         return -1
     if won[slot] != 0 and won[slot] <= moves:
         return 1
@@ -82,11 +93,17 @@ def _probe(position, moves, flags, keys, won, lost):
 
 @njit(cache=True, inline="always", _nrt=False)
 def _store(position, moves, result, flags, keys, won, lost):
+    """Keep a result.  A new position takes its own slot if what that holds was
+    proven for as few moves or fewer (the deeper result cost more to find),
+    else the neighbour, whatever it holds (so the table never clogs)."""
     if np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= flags[FLAG_MOVE_LIMIT]:
         return
     h = position[COLUMN_HASH]
-    slot = np.int64(h & np.uint64(keys.shape[0] - 1))
-    if keys[slot] != h:
+    slot = _slot_of(h, keys)
+    if slot < 0:
+        slot = np.int64(h & np.uint64(keys.shape[0] - 1))
+        if keys[slot] != 0 and max(won[slot], lost[slot]) > moves:
+            slot = slot ^ 1
         keys[slot] = h
         won[slot] = 0
         lost[slot] = 0
