@@ -41,7 +41,7 @@ from ksolve.belief import BeliefState
 from ksolve.rules.base import FRESH
 from ksolve.rules.base import PROBED
 from ksolve.search.prover import ASK, Prover, probe_mask, probe_move
-from ksolve.search.table import Entry, shed_cheapest
+from ksolve.search.table import Entry, WorkCache
 
 INFINITE = 1 << 40
 EXPANSIONS_KEPT = 20_000
@@ -119,10 +119,11 @@ class ChoiceNode:
         self.key = ("C", belief.key, len(belief), moves, tuple(attempts))
 
 
-class NumberCache:
+class NumberCache(WorkCache):
     """Proof and disproof numbers by node key, each kept as one ``(proof,
-    disproof, work)`` row (one tuple a node, where ``table.WorkCache`` holds a
-    pair inside a pair); past ``capacity`` rows it sheds the cheapest.
+    disproof, work)`` row (one tuple a node, where a plain ``WorkCache`` holds a
+    pair inside a pair); it sheds as a ``WorkCache`` does, the work being a
+    row's last element.
 
     >>> cache = NumberCache(capacity=2)
     >>> cache.put(1, (3, 1), work=5); cache.put(2, (0, INFINITE), work=1); cache.put(3, (1, 1), work=9)
@@ -130,32 +131,11 @@ class NumberCache:
     ([1, 3], (1, 1, 9), 0)
     """
 
-    def __init__(self, capacity: int | None = None) -> None:
-        self.items: dict[int | tuple, tuple[int, int, int]] = {}
-        self.capacity = capacity
-        self.dropped = 0
-        """Rows shed so far."""
-
-    def work(self, key: int | tuple) -> int:
-        """The work recorded for ``key`` (0 if absent)."""
-        row = self.items.get(key)
-        return 0 if row is None else row[2]
-
     def put(self, key: int | tuple, numbers: tuple[int, int], work: int) -> None:
         """Keep a node's ``numbers`` with its ``work``, shedding first if full."""
         if self.capacity is not None and len(self.items) >= self.capacity and key not in self.items:
             self.shed()
         self.items[key] = (numbers[0], numbers[1], work)
-
-    def shed(self) -> bool:
-        """Keep the rows that cost most work (``table.shed_cheapest``); whether any were dropped."""
-        count = len(self.items)
-        self.items = shed_cheapest(self.items)
-        self.dropped += count - len(self.items)
-        return len(self.items) < count
-
-    def __len__(self) -> int:
-        return len(self.items)
 
 
 class ProofNumberSearch:

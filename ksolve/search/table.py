@@ -93,9 +93,9 @@ class WorkCache(Generic[K, V]):
         return None if item is None else item[0]
 
     def work(self, key: K) -> int:
-        """The work recorded for ``key`` (0 if absent)."""
+        """The work recorded for ``key`` (0 if absent; an item's last element)."""
         item = self.items.get(key)
-        return 0 if item is None else item[1]
+        return 0 if item is None else item[-1]
 
     def put(self, key: K, value: V, work: int) -> None:
         """Keep ``value`` with its ``work``, shedding first if the cache is full."""
