@@ -79,9 +79,11 @@ class Group(click.Group):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
-            established = ctx.meta.get(_ESTABLISHED)
-            click.echo(f"ksolve: interrupted{': ' + established() if established else ''}", err=True)
-            sys.exit(EXIT_INTERRUPTED)
+            _say_interrupted(ctx)
+        except SystemError as error:
+            if not caused_by_ctrl_c(error):
+                raise
+            _say_interrupted(ctx)
         except click.exceptions.NoArgsIsHelpError:
             raise
         except click.UsageError as error:  # a subcommand's options and arguments
@@ -94,6 +96,39 @@ class Group(click.Group):
             raise
         except click.UsageError as error:  # the group's own options
             fail(usage_line(error))
+
+
+def _say_interrupted(ctx: click.Context) -> NoReturn:
+    established = ctx.meta.get(_ESTABLISHED)
+    click.echo(f"ksolve: interrupted{': ' + established() if established else ''}", err=True)
+    sys.exit(EXIT_INTERRUPTED)
+
+
+def caused_by_ctrl_c(error: BaseException) -> bool:
+    """Whether Ctrl-C is behind ``error``: numba's dispatcher turns a
+    ``KeyboardInterrupt`` raised in a Python callback of a kernel (loading a
+    global, a cache lookup) into ``SystemError: ... returned a result with an
+    exception set``, chained from it.
+
+    >>> try:
+    ...     try:
+    ...         raise KeyboardInterrupt
+    ...     except KeyboardInterrupt as interrupt:
+    ...         raise SystemError("returned a result with an exception set") from interrupt
+    ... except SystemError as error:
+    ...     caused_by_ctrl_c(error)
+    True
+    >>> caused_by_ctrl_c(SystemError("a bug"))
+    False
+    """
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def usage_line(error: click.UsageError) -> str:

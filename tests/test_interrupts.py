@@ -95,3 +95,29 @@ def test_at_most_refutes_nothing_below_the_stipulation(monkeypatch: pytest.Monke
     result = CliRunner().invoke(main, ["solve", "problems/rotenberg-1976.toml", "--at-most"])
     assert result.exit_code == EXIT_INTERRUPTED
     assert result.stderr.startswith("ksolve: interrupted: depth 8 interrupted (7 nodes, ")
+
+
+def test_ctrl_c_inside_a_kernel_callback_is_an_interrupt_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba's dispatcher reports a ``KeyboardInterrupt`` raised in one of its
+    Python callbacks as a ``SystemError`` chained from it (seen with a cold
+    kernel cache): that is Ctrl-C too."""
+    def interrupted_in_a_kernel(problem, *, progress, **options):
+        progress(Stats(nodes=3), 4)
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as interrupt:
+            raise SystemError("CPUDispatcher(<function _after_attempt>) returned a result with an exception set") from interrupt
+
+    monkeypatch.setattr(ksolve.api, "solve", interrupted_in_a_kernel)
+    result = CliRunner().invoke(main, ["solve", "problems/rotenberg-1976.toml"])
+    assert result.exit_code == EXIT_INTERRUPTED
+    assert result.stderr.startswith("ksolve: interrupted: no mate in 3 or fewer; depth 4 interrupted (3 nodes, ")
+
+
+def test_a_system_error_of_its_own_is_not_taken_for_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(problem, **options):
+        raise SystemError("a bug")
+
+    monkeypatch.setattr(ksolve.api, "solve", broken)
+    result = CliRunner().invoke(main, ["solve", "problems/rotenberg-1976.toml"])
+    assert result.exit_code != EXIT_INTERRUPTED and isinstance(result.exception, SystemError)
