@@ -114,6 +114,24 @@ def test_the_command_line_verifies_one_problem_with_jobs() -> None:
     assert refused.exit_code == 2 and refused.stderr.startswith("ksolve: error: --scheduler/--results: for a folder")
 
 
+def test_a_run_with_workers_ends_without_a_traceback_or_a_leftover_block() -> None:
+    """The whole process's stderr, the resource tracker's included (a
+    subprocess: it writes to the real stderr): the workers share the parent's
+    tracker, and a block they attach to must stay registered once, or the
+    parent's unlink makes the tracker print a ``KeyError`` traceback."""
+    import os
+    import subprocess
+    import sys
+
+    before = set(os.listdir("/dev/shm")) if os.path.isdir("/dev/shm") else set()
+    run = subprocess.run([sys.executable, "-c", "from ksolve.cli import main; main()", "verify",
+                          "problems/swart-1034.toml", "--jobs", "2"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr and "Error" not in run.stderr, run.stderr
+    if os.path.isdir("/dev/shm"):
+        assert not {name for name in set(os.listdir("/dev/shm")) - before if name.startswith("psm_")}
+
+
 @pytest.mark.slow
 def test_solve_with_two_jobs_finds_the_same_fewest_moves(tmp_path) -> None:
     """``solve(jobs=2)``: the first attempts shared by two workers find the

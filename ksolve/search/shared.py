@@ -27,7 +27,7 @@ True
 
 from __future__ import annotations
 
-from multiprocessing import resource_tracker, shared_memory
+from multiprocessing import shared_memory
 
 import numpy as np
 
@@ -134,12 +134,14 @@ class SharedBlock:
 
     @classmethod
     def attach(cls, name: str, workers: int, slots: int) -> "SharedBlock":
-        """The block ``name`` another process created."""
-        memory = shared_memory.SharedMemory(name=name)
-        # An attached block is the creator's to unlink: without this the resource
-        # tracker of Python before 3.13 unlinks it when this process ends.
-        resource_tracker.unregister(memory._name, "shared_memory")  # type: ignore[attr-defined]
-        return cls(memory, workers, slots, owner=False)
+        """The block ``name`` that the process which spawned this one created.
+
+        A spawned process shares its parent's resource tracker, where attaching
+        registers the block's name once more (it is a set: no change), so the
+        name is left registered: unregistering it here as well would make the
+        creator's unlink unregister it twice, and the tracker print a
+        ``KeyError`` traceback at the end of every run with workers."""
+        return cls(shared_memory.SharedMemory(name=name), workers, slots, owner=False)
 
     @property
     def address(self) -> tuple[str, int, int]:
