@@ -53,7 +53,7 @@ def main() -> None:
     args = parser.parse_args()
     checkouts = {"baseline": args.baseline.resolve(), "current": ROOT}
     for checkout in checkouts.values():  # compile each checkout's kernels first
-        measured_process([sys.executable, "-m", "ksolve.cli", "solve", "problems/foster-1996.toml"], checkout,
+        measured_process([sys.executable, "-m", "ksolve.cli", "solve", "problems/rotenberg-1976.toml", "--at-most"], checkout,
                          dict(os.environ, PYTHONPATH=str(checkout)))
     rows = []
     for command, problem in CASES:

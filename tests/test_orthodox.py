@@ -94,16 +94,16 @@ def test_a_position_whose_slot_holds_a_deeper_result_takes_the_neighbour() -> No
     from ksolve.board.layout import COLUMN_HASH
     from ksolve.search.orthodox import _probe, _store
 
-    table = OrthodoxTable(1 << 4)
+    table = OrthodoxTable(1 << 16)
     rows = [position_from_fen("7k/8/8/8/8/8/8/K5R1 w - - 0 1").copy() for _ in range(3)]
-    for row, h in zip(rows, (0x20, 0x30, 0x40)):  # all three hash to slot 0 of 16
+    for row, h in zip(rows, (0x20000, 0x30000, 0x40000)):  # all three hash to slot 0 of 2**16
         row[COLUMN_HASH] = np.uint64(h)
     deep, shallow, newer = rows
     _store(deep, 5, 0, ORTHODOX_FLAGS, *table.arrays)  # lost within 5: slot 0
     _store(shallow, 2, 0, ORTHODOX_FLAGS, *table.arrays)  # lost within 2: the neighbour, slot 1
     assert _probe(deep, 5, ORTHODOX_FLAGS, *table.arrays) == 0
     assert _probe(shallow, 2, ORTHODOX_FLAGS, *table.arrays) == 0
-    assert list(table.keys[:2]) == [0x20, 0x30]
+    assert [int(word) & ~0xFFFF for word in table.slots[:2]] == [0x20000, 0x30000]
     _store(newer, 3, 1, ORTHODOX_FLAGS, *table.arrays)  # won in 3: evicts the shallow neighbour
     assert _probe(deep, 5, ORTHODOX_FLAGS, *table.arrays) == 0
     assert _probe(newer, 3, ORTHODOX_FLAGS, *table.arrays) == 1

@@ -25,10 +25,10 @@ from typing import Callable
 
 from ksolve.errors import InputError
 
-ORTHODOX_SLOT_BYTES = 8 + 1 + 1 + 8 + 1
-"""One slot of the orthodox table: position hash, won, lost, move key, move result."""
+ORTHODOX_SLOT_BYTES = 8 + 8
+"""One slot of the orthodox table: a position's word (hash, won, lost) and a move's (key, result)."""
 MAX_ORTHODOX_SLOTS = 1 << 20
-"""The orthodox table's size without a budget (19 MB when every page is touched).
+"""The orthodox table's size without a budget (16 MB when every page is touched).
 Eight times as many slots (152 MB) were no faster: ten long problems took
 137.4 s with 2**23 slots, 160.7 s with 2**22, 170.2 s with 2**21 and 131.6 s
 with 2**20 (the nodes vary either way, as the deeper bounds' budgets meet

@@ -18,7 +18,7 @@ the hash) could matter.
 
 >>> from ksolve.board import position_from_fen
 >>> from ksolve.rules.kernels import BERKELEY_FLAGS
->>> table = OrthodoxTable(1 << 10)
+>>> table = OrthodoxTable(1 << 16)
 >>> bool(orthodox_wins(position_from_fen("6k1/5ppp/8/8/8/8/8/K3R3 w - - 0 1"), 1, BERKELEY_FLAGS, False, *table.arrays))
 True
 """
@@ -42,81 +42,129 @@ from ksolve.rules.kernels import FLAG_INSUFFICIENT, FLAG_MOVE_LIMIT, is_insuffic
 
 
 class OrthodoxTable:
-    """A fixed-size hash table of orthodox results (``size`` a power of two)."""
+    """A fixed-size hash table of orthodox results (``size`` a power of two, at
+    least ``MIN_SLOTS``): one 64-bit word a slot, so that a slot is read and
+    written whole (an aligned word is, on every processor numba targets), and
+    workers sharing the table (``OrthodoxTable.over`` shared memory) can never
+    read one position's key with another's result.
 
-    def __init__(self, size: int = 1 << 20) -> None:
+    A position's word: its hash's upper 48 bits, the fewest moves it is known
+    to win in (bits 8-15, 0: none known) and the most it is known to fail in
+    (bits 0-7); its slot is chosen by the hash's lower bits, so with at least
+    ``MIN_SLOTS`` slots the slot and the word together hold the whole hash.
+    A move's word (``move_wins`` results): its key but the lowest two bits,
+    and 1 (loses) or 2 (wins).
+
+    >>> table = OrthodoxTable(1 << 16)
+    >>> table.slots.nbytes + table.move_slots.nbytes
+    1048576
+    """
+
+    def __init__(self, size: int = 1 << 20, words: np.ndarray | None = None) -> None:
+        if size < MIN_SLOTS or size & (size - 1):
+            raise ValueError(f"an orthodox table has a power of two slots, at least {MIN_SLOTS}, not {size}")
         # All zeros (0 = nothing known), so the operating system hands out the
         # pages lazily: a small problem touches a few of them.
-        self.keys = np.zeros(size, dtype=np.uint64)
-        self.won = np.zeros(size, dtype=np.uint8)
-        self.lost = np.zeros(size, dtype=np.uint8)
-        self.move_keys = np.zeros(size, dtype=np.uint64)
-        self.move_results = np.zeros(size, dtype=np.uint8)
+        words = np.zeros(2 * size, dtype=np.uint64) if words is None else words
+        self.slots = words[:size]
+        self.move_slots = words[size:2 * size]
+
+    @classmethod
+    def over(cls, words: np.ndarray) -> "OrthodoxTable":
+        """The table whose slots are ``words`` (``2 * size`` of them, e.g. shared memory)."""
+        return cls(words.shape[0] // 2, words)
 
     @property
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def arrays(self) -> tuple[np.ndarray]:
         """The position table, as the kernels take it."""
-        return self.keys, self.won, self.lost
+        return (self.slots,)
 
     @property
-    def move_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+    def move_arrays(self) -> tuple[np.ndarray]:
         """The (position, move, moves) table of ``move_wins`` results."""
-        return self.move_keys, self.move_results
+        return (self.move_slots,)
+
+
+MIN_SLOTS = 1 << 16
+"""The fewest slots: the slot's index (the hash's lowest bits) and the word's
+tag (its upper 48) then cover the whole hash."""
+TAG_MASK = np.uint64(0xFFFFFFFFFFFF0000)
+MOVE_TAG_MASK = np.uint64(0xFFFFFFFFFFFFFFFC)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _slot_of(h, keys):
+def _slot_of(h, slots):
     """The slot holding hash ``h``, or -1: a position lives in one of a pair of
     slots (``h``'s own and its neighbour, in the same cache line)."""
-    slot = np.int64(h & np.uint64(keys.shape[0] - 1))
-    if keys[slot] == h:
+    slot = np.int64(h & np.uint64(slots.shape[0] - 1))
+    word = slots[slot]
+    if word != 0 and (word ^ h) & TAG_MASK == 0:
         return slot
-    if keys[slot ^ 1] == h:
+    word = slots[slot ^ 1]
+    if word != 0 and (word ^ h) & TAG_MASK == 0:
         return slot ^ 1
     return np.int64(-1)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _probe(position, moves, flags, keys, won, lost):
+def _won(word):
+    return np.int64((word >> np.uint64(8)) & np.uint64(0xFF))
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _lost(word):
+    return np.int64(word & np.uint64(0xFF))
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _probe(position, moves, flags, slots):
     """1 known win, 0 known loss, -1 unknown (or too near a move-count draw)."""
     if np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= flags[FLAG_MOVE_LIMIT]:
         return -1
-    slot = _slot_of(position[COLUMN_HASH], keys)
-    if slot < 0:
-        return -1
-    if won[slot] != 0 and won[slot] <= moves:
+    h = position[COLUMN_HASH]
+    slot = np.int64(h & np.uint64(slots.shape[0] - 1))
+    word = slots[slot]
+    if word == 0 or (word ^ h) & TAG_MASK != 0:
+        word = slots[slot ^ 1]
+        if word == 0 or (word ^ h) & TAG_MASK != 0:
+            return -1
+    won = _won(word)
+    if won != 0 and won <= moves:
         return 1
-    if lost[slot] >= moves:
+    if _lost(word) >= moves:
         return 0
     return -1
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _store(position, moves, result, flags, keys, won, lost):
+def _store(position, moves, result, flags, slots):
     """Keep a result.  A new position takes its own slot if what that holds was
     proven for as few moves or fewer (the deeper result cost more to find),
     else the neighbour, whatever it holds (so the table never clogs)."""
     if np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= flags[FLAG_MOVE_LIMIT]:
         return
     h = position[COLUMN_HASH]
-    slot = _slot_of(h, keys)
+    slot = _slot_of(h, slots)
     if slot < 0:
-        slot = np.int64(h & np.uint64(keys.shape[0] - 1))
-        if keys[slot] != 0 and max(won[slot], lost[slot]) > moves:
+        slot = np.int64(h & np.uint64(slots.shape[0] - 1))
+        word = slots[slot]
+        if word != 0 and max(_won(word), _lost(word)) > moves:
             slot = slot ^ 1
-        keys[slot] = h
-        won[slot] = 0
-        lost[slot] = 0
-    if result == 1:
-        won[slot] = moves if won[slot] == 0 else min(won[slot], moves)
+        won, lost = np.int64(0), np.int64(0)
     else:
-        lost[slot] = max(lost[slot], moves)
+        word = slots[slot]
+        won, lost = _won(word), _lost(word)
+    if result == 1:
+        won = moves if won == 0 else min(won, moves)
+    else:
+        lost = max(lost, moves)
+    slots[slot] = (h & TAG_MASK) | (np.uint64(won) << np.uint64(8)) | np.uint64(lost)
 
 
 @njit(cache=True)
-def orthodox_wins(position, moves, flags, fog, keys, won, lost):
+def orthodox_wins(position, moves, flags, fog, slots):
     """Whether White, seeing everything, forces a win within ``moves`` moves."""
-    return _search(position, moves, flags, fog, keys, won, lost, 0, workspace(moves)) == 1
+    return _search(position, moves, flags, fog, slots, 0, workspace(moves)) == 1
 
 
 @njit(cache=True)
@@ -138,7 +186,7 @@ def _copy_row(source, target):
 
 
 @njit(cache=True, _nrt=False)
-def _search(position, moves, flags, fog, keys, won, lost, budget, work):
+def _search(position, moves, flags, fog, slots, budget, work):
     """1 if White forces a win within ``moves``, 0 if not, -1 if undecided
     after ``budget`` moves made (0: no budget); ``work`` is a ``workspace``
     of at least ``moves`` moves.
@@ -146,7 +194,7 @@ def _search(position, moves, flags, fog, keys, won, lost, budget, work):
     An iterative AND-OR depth-first search (even plies White's, odd Black's).
     On White's last move only checks (king captures in Fog of War) can win.
     """
-    known = _probe(position, moves, flags, keys, won, lost)
+    known = _probe(position, moves, flags, slots)
     if known >= 0:
         return known
     stack, lists, counts, index, scratch, spare = work
@@ -172,7 +220,7 @@ def _search(position, moves, flags, fog, keys, won, lost, budget, work):
             if result == 2:
                 left = moves - ply // 2 - 1
                 if left >= 2 and _known_escape(stack[ply + 1], lists[ply + 1], counts[ply + 1], left, flags, fog,
-                                               keys, won, lost, scratch):
+                                               slots, scratch):
                     result = -1  # a reply known to refute: the move does not win
                 else:
                     ply += 1
@@ -184,7 +232,7 @@ def _search(position, moves, flags, fog, keys, won, lost, budget, work):
             make_move(stack[ply], reply, child)
             left = moves - (ply + 1) // 2
             # A position known won has moves and is no draw: probe before generating.
-            known = -1 if fog and child[KING] == 0 else _probe(child, left, flags, keys, won, lost)
+            known = -1 if fog and child[KING] == 0 else _probe(child, left, flags, slots)
             ended = False
             if known < 0:
                 if fog:
@@ -201,7 +249,7 @@ def _search(position, moves, flags, fog, keys, won, lost, budget, work):
                 elif left == 1 and not fog:  # White's last move: one pass over his checks
                     made += counts[ply + 1]
                     mates = _mates_in_one(child, lists[ply + 1], counts[ply + 1], flags, scratch, spare)
-                    _store(child, 1, mates, flags, keys, won, lost)
+                    _store(child, 1, mates, flags, slots)
                     result = -1 if mates else 0
                 else:
                     if not fog and left > 1:
@@ -210,7 +258,7 @@ def _search(position, moves, flags, fog, keys, won, lost, budget, work):
                     ply += 1
         while result >= 0:  # a decided node answers its parent
             if ply % 2 == 0:
-                _store(stack[ply], moves - ply // 2, result, flags, keys, won, lost)
+                _store(stack[ply], moves - ply // 2, result, flags, slots)
             if ply == 0:
                 return result
             ply -= 1
@@ -254,7 +302,7 @@ def _after_white_move(stack, lists, counts, index, ply, move, last, flags, fog):
 
 
 @njit(cache=True, _nrt=False)
-def _known_escape(position, replies, count, left, flags, fog, keys, won, lost, scratch):
+def _known_escape(position, replies, count, left, flags, fog, slots, scratch):
     """Whether one of Black's ``replies`` leads where the table already knows
     White has no win in ``left`` (an enhanced transposition cutoff: probing
     every reply costs less than searching the first)."""
@@ -262,7 +310,7 @@ def _known_escape(position, replies, count, left, flags, fog, keys, won, lost, s
         make_move(position, replies[j], scratch)
         if fog and scratch[KING] == 0:
             return True
-        if _probe(scratch, left, flags, keys, won, lost) == 0:
+        if _probe(scratch, left, flags, slots) == 0:
             return True
     return False
 
@@ -390,20 +438,20 @@ def _generate(position, out, fog):
 
 
 @njit(cache=True)
-def fails_in(positions, moves, spec, keys, won, lost, budget):
+def fails_in(positions, moves, spec, slots, budget):
     """Index of the first position shown to have no orthodox win in ``moves``,
     or -1 (a search that runs out of ``budget`` shows nothing); ``spec`` is
     the rule set's ``KernelSpec``."""
     flags, fog = spec.flags, spec.fog
     work = workspace(moves)
     for i in range(positions.shape[0]):
-        if _search(positions[i], moves, flags, fog, keys, won, lost, budget, work) == 0:
+        if _search(positions[i], moves, flags, fog, slots, budget, work) == 0:
             return i
     return -1
 
 
 @njit(cache=True)
-def no_win_within(position, moves, spec, keys, won, lost, budget):
+def no_win_within(position, moves, spec, slots, budget):
     """Whether ``position`` is shown to have no orthodox win within ``moves``.
 
     The depths are searched one after another, the last with ``budget`` moves
@@ -426,7 +474,7 @@ def no_win_within(position, moves, spec, keys, won, lost, budget):
     work = workspace(moves)
     for depth in range(1, moves + 1):
         share = max(DEEPENING_FLOOR, budget >> (2 * (moves - depth)))
-        if _search(position, depth, flags, fog, keys, won, lost, share, work) != 0:
+        if _search(position, depth, flags, fog, slots, share, work) != 0:
             return False
     return True
 
@@ -436,7 +484,7 @@ DEEPENING_FLOOR = 1_000
 
 
 @njit(cache=True, _nrt=False)
-def move_wins(position, move, moves, flags, fog, keys, won, lost, budget, outer, inner):
+def move_wins(position, move, moves, flags, fog, slots, budget, outer, inner):
     """Whether ``move`` (legal in ``position``) is an orthodox winning first move
     within ``moves``: 1 yes, 0 no, -1 undecided within ``budget`` per reply.
     ``outer`` (a ``workspace(1)``) holds the move and Black's replies, ``inner``
@@ -450,7 +498,7 @@ def move_wins(position, move, moves, flags, fog, keys, won, lost, budget, outer,
     grandchild = stack[2]
     for j in range(counts[1]):  # a reply known to refute spares searching the others
         make_move(child, lists[1, j], grandchild)
-        if _probe(grandchild, moves - 1, flags, keys, won, lost) == 0:
+        if _probe(grandchild, moves - 1, flags, slots) == 0:
             return 0
     undecided = False
     for j in range(counts[1]):
@@ -460,7 +508,7 @@ def move_wins(position, move, moves, flags, fog, keys, won, lost, budget, outer,
                 return 0
         elif not has_legal_move(grandchild, lists[2]) or _drawn(grandchild, flags):
             return 0
-        result = _search(grandchild, moves - 1, flags, fog, keys, won, lost, budget, inner)
+        result = _search(grandchild, moves - 1, flags, fog, slots, budget, inner)
         if result == 0:
             return 0
         undecided = undecided or result < 0
@@ -468,14 +516,14 @@ def move_wins(position, move, moves, flags, fog, keys, won, lost, budget, outer,
 
 
 @njit(cache=True)
-def orthodox_winning_move(position, moves, spec, keys, won, lost, budget):
+def orthodox_winning_move(position, moves, spec, slots, budget):
     """White's first move, checks first, that wins within ``moves`` with full
     information: the move, -1 if none does, -2 if none was found and a search
     ran out of ``budget`` moves (deciding nothing).
 
     >>> from ksolve.board import move_to_uci, position_from_fen
     >>> from ksolve.rules.orthodox import ORTHODOX
-    >>> table = OrthodoxTable(1 << 10)
+    >>> table = OrthodoxTable(1 << 16)
     >>> move_to_uci(int(orthodox_winning_move(position_from_fen("6k1/5ppp/8/8/8/8/8/K3R3 w - - 0 1"), 1, ORTHODOX.spec, *table.arrays, 0)))
     'e1e8'
     """
@@ -487,7 +535,7 @@ def orthodox_winning_move(position, moves, spec, keys, won, lost, budget):
     outer, inner = workspace(1), workspace(moves)
     undecided = False
     for i in range(count):
-        result = move_wins(position, candidates[i], moves, flags, fog, keys, won, lost, budget, outer, inner)
+        result = move_wins(position, candidates[i], moves, flags, fog, slots, budget, outer, inner)
         if result == 1:
             return candidates[i]
         undecided = undecided or result < 0
@@ -499,31 +547,32 @@ DEPTH_SALT = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _move_slot(position, move, moves, move_keys):
+def _move_slot(position, move, moves, move_slots):
     """The (key, slot) of ``move`` in ``position`` with ``moves`` left in the move table."""
     key = position[COLUMN_HASH] ^ (np.uint64(move + 1) * MOVE_SALT) ^ (np.uint64(moves) * DEPTH_SALT)
-    return key, np.int64(key & np.uint64(move_keys.shape[0] - 1))
+    return key, np.int64(key & np.uint64(move_slots.shape[0] - 1))
 
 
 @njit(cache=True, _nrt=False)
-def _cached_move_wins(position, move, moves, flags, fog, keys, won, lost, move_keys, move_results, budget, outer, inner):
+def _cached_move_wins(position, move, moves, flags, fog, slots, move_slots, budget, outer, inner):
     """``move_wins`` remembered per (position, move, moves) when decided
-    (stored as 1 + result); an undecided move counts as winning (it is kept)."""
-    key, slot = _move_slot(position, move, moves, move_keys)
+    (stored as 1 + result, beside the key's upper 62 bits); an undecided move
+    counts as winning (it is kept)."""
+    key, slot = _move_slot(position, move, moves, move_slots)
     near_draw = np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= flags[FLAG_MOVE_LIMIT]
-    if move_keys[slot] == key and move_results[slot] != 0 and not near_draw:
-        return move_results[slot] == 2
-    result = move_wins(position, move, moves, flags, fog, keys, won, lost, budget, outer, inner)
+    word = move_slots[slot]
+    if word & np.uint64(3) != 0 and (word ^ key) & MOVE_TAG_MASK == 0 and not near_draw:
+        return word & np.uint64(3) == 2
+    result = move_wins(position, move, moves, flags, fog, slots, budget, outer, inner)
     if result < 0:
         return True
     if not near_draw:
-        move_keys[slot] = key
-        move_results[slot] = 2 if result == 1 else 1
+        move_slots[slot] = (key & MOVE_TAG_MASK) | np.uint64(2 if result == 1 else 1)
     return result == 1
 
 
 @njit(cache=True)
-def viable_attempts(positions, candidates, moves, spec, keys, won, lost, move_keys, move_results, budget):
+def viable_attempts(positions, candidates, moves, spec, slots, move_slots, budget):
     """Per candidate attempt: the index of a position where it is legal but not
     an orthodox winning first move within ``moves``, or -1 (viable); ``spec``
     is the rule set's ``KernelSpec``.
@@ -534,13 +583,13 @@ def viable_attempts(positions, candidates, moves, spec, keys, won, lost, move_ke
     """
     flags, fog = spec.flags, spec.fog
     refuted_by = np.full(candidates.shape[0], -1, dtype=np.int64)
-    _refute_into(positions, candidates, moves, flags, fog, keys, won, lost, move_keys, move_results, budget,
+    _refute_into(positions, candidates, moves, flags, fog, slots, move_slots, budget,
                  refuted_by, np.empty(MAX_MOVES, dtype=np.int64), workspace(1), workspace(moves))
     return refuted_by
 
 
 @njit(cache=True, _nrt=False)
-def _refute_into(positions, candidates, moves, flags, fog, keys, won, lost, move_keys, move_results, budget,
+def _refute_into(positions, candidates, moves, flags, fog, slots, move_slots, budget,
                  refuted_by, buffer, outer, inner):
     m = candidates.shape[0]
     open_count = m
@@ -555,8 +604,8 @@ def _refute_into(positions, candidates, moves, flags, fog, keys, won, lost, move
             move = buffer[j]
             for c in range(m):
                 if candidates[c] == move:
-                    if refuted_by[c] < 0 and not _cached_move_wins(positions[i], move, moves, flags, fog, keys, won,
-                                                                   lost, move_keys, move_results, budget, outer, inner):
+                    if refuted_by[c] < 0 and not _cached_move_wins(positions[i], move, moves, flags, fog, slots,
+                                                                   move_slots, budget, outer, inner):
                         refuted_by[c] = i
                         open_count -= 1
                     break
