@@ -31,6 +31,8 @@ CASES = [
     ("solve --at-most", "problems/family/family-11-walls-a5-e3.toml"),
     ("solve --at-most", "problems/family/family-11-walls-c6-e3.toml"),
     ("solve --at-most", "problems/anderson-37.toml"),
+    ("verify --jobs 2", "problems/rotenberg-1976.toml"),
+    ("solve --jobs 2", "problems/family/family-11-walls-a5-e3.toml"),
 ]
 
 

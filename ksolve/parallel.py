@@ -3,7 +3,8 @@
 A verification is mostly the iterative deepening over every first attempt
 (which wins, and in how few moves) and each try's refutation.  First
 attempts are independent questions, so each is handed to the next idle one
-of ``jobs`` spawned worker processes (each with its own prover and tables),
+of ``jobs`` spawned worker processes (each with its own prover, sharing the
+proofs, disproofs and orthodox bounds found, ``ksolve.search.shared``),
 which deepens on it alone; what they find (the fewest moves of the keys, the
 tries' refutations) is merged.  Both are exact, so the merged verdict, keys
 and tries are those of one process; the duals are then looked for by the
@@ -94,6 +95,8 @@ class Workers:
         self.processes = []
         self.block = SharedBlock.create(jobs)
         """The memory the workers of one proof share (``ksolve.search.shared``)."""
+        self.loaded = False
+        """Whether a problem was loaded (the block then holds its results)."""
         for index in range(jobs):
             parent, child = SPAWN.Pipe()
             process = SPAWN.Process(target=_serve, args=(child, index, self.block.address), daemon=True)
@@ -110,6 +113,9 @@ class Workers:
         share = Limits(limits.seconds, None if limits.nodes is None else max(1, limits.nodes // jobs),
                        None if limits.memory is None else limits.memory // jobs)
         self.progress, self.started, self.live = progress, time.monotonic(), {}
+        if self.loaded:
+            self.block.clear()
+        self.loaded = True
         for index in range(jobs):
             self._send(index, ("load", analysis.problem, analysis.rules, analysis.moves, share))
         for _ in self._answers(range(jobs)):
@@ -321,7 +327,7 @@ class Workers:
         self.progress(stats, min(d for _, d in self.live.values()))
 
 
-def _serve(pipe: Connection, index: int, address: tuple[str, int, int]) -> None:
+def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int]) -> None:
     """Worker ``index``: answer ``load`` (build the analysis), ``keys``, ``fewest``,
     ``prove``, ``tree`` and ``duals`` requests, sharing the block at ``address``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
@@ -340,7 +346,7 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int]) -> None:
             last[0] = stats.seconds
             pipe.send(("progress", stats.nodes, depth))
 
-    prover = classes = moves = None
+    prover = classes = moves = private_orthodox = None
     while True:
         try:
             request = pipe.recv()
@@ -354,6 +360,7 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int]) -> None:
                 classes = [first.belief for first in analysis.classes]
                 prover = analysis.prover(limits, progress)
                 prover.table.shared = block.results
+                private_orthodox, prover.orthodox = prover.orthodox, block.orthodox_table(prover.memory.orthodox_slots)
             except InputError as error:
                 pipe.send(("error", str(error)))
                 continue
@@ -387,7 +394,8 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int]) -> None:
             pipe.send(("fewest", won, prover.stats.nodes, aborted))
         elif request[0] == "prove":
             _, number, depth = request
-            prover.table.shared = None  # racing: each search on its own, the first worker's as one process's
+            # racing: each search on its own, the first worker's as one process's
+            prover.table.shared, prover.orthodox = None, private_orthodox
             search = ProofNumberSearch(prover)
             search.epsilon = RACE_EPSILONS[index % len(RACE_EPSILONS)]
             search.still_wanted = lambda: block.still_current(number)

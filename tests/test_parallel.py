@@ -214,3 +214,23 @@ def test_workers_racing_on_one_proof_give_the_first_decision(pool) -> None:
     assert (found.moves, found.key, found.aborted) == (8, move_from_uci("a2g2"), None)
     refuted = pool.prove(7, 7)
     assert (refuted.moves, refuted.settled, refuted.aborted) == (None, 7, None)
+
+
+
+def test_workers_forget_one_problem_before_the_next(pool) -> None:
+    """The shared block's results and orthodox bounds hold for one rule set and
+    stipulation (an orthodox "won in 2" is a mate under Berkeley rules, a king
+    taken in Fog of War): loading another problem clears them, and the same
+    position under another rule set is verified as one process does."""
+    from ksolve.analysis import Analysis
+
+    swart = ksolve.load_problem("problems/swart-1034.toml")
+    verify(swart, workers=pool)
+    assert pool.block.orthodox.any() and pool.block.results.slots.any()
+    pool.load(Analysis(swart))
+    assert not pool.block.orthodox.any() and not pool.block.results.slots.any()
+    fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"
+    for rules, stipulation in (("berkeley", "#2"), ("fog-of-war", "xk2")):
+        problem = ksolve.load_problem_text(f'stipulation = "{stipulation}"\nrules = "{rules}"\n'
+                                           f'[position]\nfen = "{fen}"\n')
+        assert facts(verify(problem, workers=pool)) == facts(verify(problem)), rules

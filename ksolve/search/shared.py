@@ -1,5 +1,5 @@
 """What the worker processes of one problem share (``ksolve.parallel``): the
-proofs and disproofs they find, and which search is current.
+proofs and disproofs they find, their orthodox bounds, and which search is current.
 
 Both live in one block of shared memory that the parent creates and the
 workers attach to by name:
@@ -12,6 +12,9 @@ workers attach to by name:
   reads as empty, never as a wrong entry.  Results are facts (a proof within
   p holds for more moves, a disproof within d for fewer), so whoever finds
   one may use it; an entry lost to a collision costs only time.
+- ``orthodox``: the words of an orthodox table (``OrthodoxTable``, one word
+  a slot, written whole, so a reader never sees one position's key with
+  another's result); its results are facts too.
 - ``current``: the number of the search the workers should be doing; a
   worker whose search is no longer current stops it (``Superseded``), as the
   losers of a race on one proof do.
@@ -31,6 +34,8 @@ from multiprocessing import shared_memory
 
 import numpy as np
 
+from ksolve.search.memory import MAX_ORTHODOX_SLOTS
+from ksolve.search.orthodox import OrthodoxTable
 from ksolve.search.run import SearchAborted
 
 MASK = (1 << 64) - 1
@@ -118,22 +123,35 @@ class SharedResults:
 
 
 class SharedBlock:
-    """The shared memory of one group of workers: control words and the result table."""
+    """The shared memory of one group of workers: control words, the result
+    table and the words of an orthodox table (``OrthodoxTable.over``)."""
 
-    def __init__(self, memory: shared_memory.SharedMemory, workers: int, slots: int, owner: bool) -> None:
+    def __init__(self, memory: shared_memory.SharedMemory, workers: int, slots: int, orthodox_slots: int,
+                 owner: bool) -> None:
         self.memory, self.workers, self.slots, self.owner = memory, workers, slots, owner
+        self.orthodox_slots = orthodox_slots
         words = np.ndarray((memory.size // 8,), dtype=np.uint64, buffer=memory.buf)
         self.control = words[:HEADER_WORDS]
         self.results = SharedResults(words[HEADER_WORDS:HEADER_WORDS + 2 * slots])
+        start = HEADER_WORDS + 2 * slots
+        self.orthodox = words[start:start + 2 * orthodox_slots]
+        """The orthodox table's words: its position slots, then its move slots."""
 
     @classmethod
-    def create(cls, workers: int, slots: int = SLOTS) -> "SharedBlock":
-        """A new block (zeroed) for ``workers`` workers and ``slots`` result slots (a power of two)."""
-        size = 8 * (HEADER_WORDS + 2 * slots)
-        return cls(shared_memory.SharedMemory(create=True, size=size), workers, slots, owner=True)
+    def create(cls, workers: int, slots: int = SLOTS, orthodox_slots: int = MAX_ORTHODOX_SLOTS) -> "SharedBlock":
+        """A new block (zeroed) for ``workers`` workers, ``slots`` result slots and an
+        orthodox table of ``orthodox_slots`` (both powers of two)."""
+        size = 8 * (HEADER_WORDS + 2 * slots + 2 * orthodox_slots)
+        return cls(shared_memory.SharedMemory(create=True, size=size), workers, slots, orthodox_slots, owner=True)
+
+    def orthodox_table(self, slots: int) -> OrthodoxTable:
+        """The shared orthodox table of ``slots`` slots (at most the block's: every
+        worker of the block must ask for the same number)."""
+        slots = min(slots, self.orthodox_slots)
+        return OrthodoxTable.over(self.orthodox[:2 * slots])
 
     @classmethod
-    def attach(cls, name: str, workers: int, slots: int) -> "SharedBlock":
+    def attach(cls, name: str, workers: int, slots: int, orthodox_slots: int) -> "SharedBlock":
         """The block ``name`` that the process which spawned this one created.
 
         A spawned process shares its parent's resource tracker, where attaching
@@ -141,12 +159,12 @@ class SharedBlock:
         name is left registered: unregistering it here as well would make the
         creator's unlink unregister it twice, and the tracker print a
         ``KeyError`` traceback at the end of every run with workers."""
-        return cls(shared_memory.SharedMemory(name=name), workers, slots, owner=False)
+        return cls(shared_memory.SharedMemory(name=name), workers, slots, orthodox_slots, owner=False)
 
     @property
-    def address(self) -> tuple[str, int, int]:
+    def address(self) -> tuple[str, int, int, int]:
         """What ``attach`` needs."""
-        return self.memory.name, self.workers, self.slots
+        return self.memory.name, self.workers, self.slots, self.orthodox_slots
 
     @property
     def current(self) -> int:
@@ -164,10 +182,16 @@ class SharedBlock:
         if int(self.control[0]) != search:
             raise Superseded("superseded")
 
+    def clear(self) -> None:
+        """Forget every result and orthodox bound (before the workers take another
+        problem: a result holds for one rule set and one stipulation's draws)."""
+        self.results.slots[:] = 0
+        self.orthodox[:] = 0
+
     def close(self) -> None:
         """Let go of the block (the creator also removes it)."""
         # The arrays are views of the buffer: drop them before closing it.
-        del self.control, self.results
+        del self.control, self.results, self.orthodox
         self.memory.close()
         if self.owner:
             self.memory.unlink()
