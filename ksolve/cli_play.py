@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from ksolve.cli_support import EXIT_INTERRUPTED, check_writable, fail, write_output
+from ksolve.cli_support import EXIT_INTERRUPTED, caused_by_ctrl_c, check_writable, fail, write_output
 
 SIDES = ("white", "black", "random")
 
@@ -65,6 +65,10 @@ def play(rules_name: str, side: str, seed: int | None, fen: str | None, output: 
     except EOFError:
         click.echo("\nGame left (end of input).")
     except KeyboardInterrupt:
+        interrupted = True
+    except SystemError as error:  # Ctrl-C inside a kernel's callback (the computer's move)
+        if not caused_by_ctrl_c(error):
+            raise
         interrupted = True
     if output:
         write_output(output, game_pgn(game))

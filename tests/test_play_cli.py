@@ -61,3 +61,17 @@ def test_ctrl_c_leaves_cleanly(monkeypatch, tmp_path):
     result = CliRunner().invoke(main, ["play", "--rules", "berkeley", "-o", str(out_file)], input="")
     assert result.exit_code == 130 and result.stderr == "ksolve: interrupted: game left after 0 moves\n"
     assert '[Rules "berkeley"]' in out_file.read_text()
+
+
+def test_ctrl_c_inside_a_kernel_while_the_computer_moves_leaves_cleanly(monkeypatch):
+    """numba reports Ctrl-C in a kernel's Python callback as a ``SystemError`` chained from it."""
+    def interrupt_in_a_kernel(*args) -> str:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as interrupt:
+            raise SystemError("CPUDispatcher(<function legal_moves>) returned a result with an exception set") \
+                from interrupt
+
+    monkeypatch.setattr("ksolve.play.terminal.play_in_terminal", interrupt_in_a_kernel)
+    result = CliRunner().invoke(main, ["play", "--rules", "berkeley"], input="")
+    assert result.exit_code == 130 and result.stderr == "ksolve: interrupted: game left after 0 moves\n"
