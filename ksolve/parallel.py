@@ -37,7 +37,7 @@ from ksolve.compilation import work_clock
 from ksolve.errors import InputError
 from ksolve.search.prover import ASK
 from ksolve.search.run import Limits, Progress, SearchAborted, Stats
-from ksolve.search.shared import SharedBlock
+from ksolve.search.shared import SUPERSEDED, SharedBlock
 
 if TYPE_CHECKING:
     from ksolve.analysis import Analysis
@@ -147,7 +147,8 @@ class Workers:
         ``duals``: the worker that finds the first key looks for its duals at
         once, while the others go on with the attempts left (kept for
         ``duals`` if that key stays the only one: the duals were the
-        verification's one serial part)."""
+        verification's one serial part); a second key (a cooked problem, whose
+        duals are not looked for) stops that search."""
         pending, idle, busy = list(firsts), list(range(len(self.pipes))), {}
         self.owner, self.early_duals = {}, None
         nodes: dict[int, int] = {}
@@ -160,15 +161,18 @@ class Workers:
             worker, answer = self._next_answer(busy)
             first = busy.pop(worker)
             if answer[0] == "duals":  # ``first`` is the key whose duals the worker looked for
-                self.early_duals = (first, answer[1:])
+                if answer[3] != SUPERSEDED:
+                    self.early_duals = (first, answer[1:])
                 idle.append(worker)
                 continue
             _, needed, tries, nodes[worker], aborted, depth = answer
             if duals and needed and not split.needed and aborted is None:
                 busy[worker] = next(iter(needed))
-                self._send(worker, ("duals", busy[worker]))
+                self._send(worker, ("duals", busy[worker], self.block.next_search()))
             else:
                 idle.append(worker)
+            if needed and split.needed and not set(needed) <= set(split.needed):
+                self.block.next_search()  # a second key: the problem is cooked, the early duals are not wanted
             split.needed.update(needed)
             split.tries.extend(tries)
             if aborted is not None:
@@ -280,7 +284,7 @@ class Workers:
         if self.early_duals is not None and self.early_duals[0] == key:
             return self.early_duals[1]
         worker = self.owner[key]
-        self._send(worker, ("duals", key))
+        self._send(worker, ("duals", key, self.block.next_search()))
         _, found, checked, reason = next(self._answers([worker]))
         return found, checked, reason
 
@@ -340,8 +344,12 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int]) -> 
     block = SharedBlock.attach(*address)
 
     last = [0.0]
+    wanted: list[int | None] = [None]
+    """The number of the search this worker's duals belong to (None: not looking for duals)."""
 
     def progress(stats: Stats, depth: int) -> None:
+        if wanted[0] is not None:
+            block.still_current(wanted[0])
         if stats.seconds - last[0] >= PROGRESS_EVERY:
             last[0] = stats.seconds
             pipe.send(("progress", stats.nodes, depth))
@@ -417,10 +425,12 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int]) -> 
                                                  search=ProofNumberSearch(prover)), None))
             except SearchAborted as stop:  # reading back searched again, past the run's limits
                 pipe.send(("tree", None, f"the strategy was not read back: {stop}"))
-        elif request[0] == "duals":
+        elif request[0] == "duals":  # until the parent makes another search current (a second key)
             found: list[dict[str, Any]] = []
+            wanted[0] = request[2]
             try:
                 checked, reason = find_duals(prover, classes, moves, found, key=request[1]), None
             except SearchAborted as stop:
                 checked, reason = False, str(stop)
+            wanted[0] = None
             pipe.send(("duals", found, checked, reason))

@@ -234,3 +234,23 @@ def test_workers_forget_one_problem_before_the_next(pool) -> None:
         problem = ksolve.load_problem_text(f'stipulation = "{stipulation}"\nrules = "{rules}"\n'
                                            f'[position]\nfen = "{fen}"\n')
         assert facts(verify(problem, workers=pool)) == facts(verify(problem)), rules
+
+
+def test_a_worker_stops_looking_for_duals_no_longer_wanted(pool) -> None:
+    """The duals a worker looks for belong to one search number: once the
+    parent has made another current (a second key was found: the problem is
+    cooked), the worker stops and says so, instead of the verification waiting
+    for duals nobody reads."""
+    from ksolve.analysis import Analysis
+    from ksolve.board import move_from_uci
+    from ksolve.search.shared import SUPERSEDED
+
+    pool.load(Analysis(ksolve.load_problem("problems/rotenberg-1976.toml")))
+    stale = pool.block.next_search()
+    pool.block.next_search()
+    pool._send(0, ("duals", move_from_uci("a2g2"), stale))
+    _, found, checked, reason = next(pool._answers([0]))
+    assert reason == SUPERSEDED and not checked
+    pool._send(0, ("duals", move_from_uci("a2g2"), pool.block.current))
+    _, found, checked, reason = next(pool._answers([0]))
+    assert reason is None and checked
