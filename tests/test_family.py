@@ -42,3 +42,17 @@ def test_the_smallest_member_has_no_shorter_mate() -> None:
     problem = load_problem(FAMILY / f"{QUICK}.toml")
     result = solve(problem, problem.moves - 1, shortest=False)
     assert result.status == NO_SOLUTION, result.reason
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", ["d4e5", "a2c2"])
+def test_the_cooks_of_the_13_mover_are_certified(key: str) -> None:
+    """family-13-walls-d4-e3 is cooked: besides 1.dxc5 (the proof above),
+    1.dxe5 and 1.Rc2 mate in 13, each strategy replayed by the checker
+    (about 100 s each)."""
+    from ksolve.solver import solve_with_key
+
+    problem = load_problem(FAMILY / "family-13-walls-d4-e3.toml")
+    result = solve_with_key(problem, key)
+    checked = check_certificate(problem.source, certificate(problem, result))
+    assert result.key == key and checked.verified, checked.format()
