@@ -7,8 +7,9 @@ of ``jobs`` spawned worker processes (each with its own prover, sharing the
 proofs, disproofs and orthodox bounds found, ``ksolve.search.shared``),
 which deepens on it alone; what they find (the fewest moves of the keys, the
 tries' refutations) is merged.  Both are exact, so the merged verdict, keys
-and tries are those of one process; the duals are then looked for by the
-worker that holds the key's proof.
+and tries are those of one process.  The duals of a single key: the worker
+that holds its proof reads the strategy back into questions, one a White
+turn, which the workers then share.
 
 Workers send their progress (nodes, depth) at most once a second; Ctrl-C
 reaches only the parent, which stops them.
@@ -37,7 +38,7 @@ from ksolve.compilation import work_clock
 from ksolve.errors import InputError
 from ksolve.search.prover import ASK
 from ksolve.search.run import Limits, Progress, SearchAborted, Stats
-from ksolve.search.shared import SUPERSEDED, SharedBlock
+from ksolve.search.shared import SharedBlock
 
 if TYPE_CHECKING:
     from ksolve.analysis import Analysis
@@ -88,7 +89,7 @@ class Workers:
         self.live: dict[int, tuple[int, int]] = {}
         """Per worker: its nodes and depth as last reported."""
         self.owner: dict[int, int] = {}
-        """Which worker decided each first attempt (the key's worker looks for the duals)."""
+        """Which worker decided each first attempt (the key's worker reads its strategy back)."""
         self.early_duals: tuple[int, tuple[list[dict[str, Any]], bool, str | None]] | None = None
         """The first key found and its duals, looked for while other attempts went on."""
         self.pipes: list[Connection] = []
@@ -144,41 +145,62 @@ class Workers:
         results merged in the attempts' order.  After a worker stops at its
         limit no more attempts are handed out.
 
-        ``duals``: the worker that finds the first key looks for its duals at
-        once, while the others go on with the attempts left (kept for
-        ``duals`` if that key stays the only one: the duals were the
-        verification's one serial part); a second key (a cooked problem, whose
-        duals are not looked for) stops that search."""
-        pending, idle, busy = list(firsts), list(range(len(self.pipes))), {}
+        ``duals``: the worker that finds the first key reads its strategy back
+        into questions (``verification.DualQuestion``) at once, and they are
+        queued behind the first attempts, for any idle worker; their answers
+        are kept for ``duals`` if that key stays the only one, and a second key
+        (a cooked problem, whose duals are not looked for) drops those left."""
+        from ksolve.verification import sorted_duals
+
+        pending: list[tuple[str, int]] = [("keys", first) for first in firsts]
+        """Jobs to hand out: a first attempt, or the index of a dual question."""
+        idle, busy = list(range(len(self.pipes))), {}
         self.owner, self.early_duals = {}, None
         nodes: dict[int, int] = {}
         split = Split()
+        questions: list = []
+        answers: dict[int, list[int]] = {}
+        dual_reason: str | None = None
         while busy or (pending and split.aborted is None):
             while idle and pending and split.aborted is None:
-                worker, first = idle.pop(), pending.pop(0)
-                self.owner[first], busy[worker] = worker, first
-                self._send(worker, ("keys", [first]))
+                worker, job = idle.pop(), pending.pop(0)
+                busy[worker] = job
+                if job[0] == "keys":
+                    self.owner[job[1]] = worker
+                    self._send(worker, ("keys", [job[1]]))
+                else:
+                    self._send(worker, ("dual answer", questions[job[1]]))
             worker, answer = self._next_answer(busy)
-            first = busy.pop(worker)
-            if answer[0] == "duals":  # ``first`` is the key whose duals the worker looked for
-                if answer[3] != SUPERSEDED:
-                    self.early_duals = (first, answer[1:])
-                idle.append(worker)
+            kind, item = busy.pop(worker)
+            idle.append(worker)
+            if answer[0] == "dual questions":
+                questions, dual_reason = answer[1], answer[2]
+                if len(split.needed) == 1 and dual_reason is None:
+                    pending.extend(("dual", index) for index in range(len(questions)))
+                continue
+            if answer[0] == "dual answer":
+                if answer[2] is not None:
+                    dual_reason = dual_reason or answer[2]
+                    pending = [job for job in pending if job[0] == "keys"]
+                else:
+                    answers[item] = answer[1]
                 continue
             _, needed, tries, nodes[worker], aborted, depth = answer
             if duals and needed and not split.needed and aborted is None:
-                busy[worker] = next(iter(needed))
-                self._send(worker, ("duals", busy[worker], self.block.next_search()))
-            else:
-                idle.append(worker)
-            if needed and split.needed and not set(needed) <= set(split.needed):
-                self.block.next_search()  # a second key: the problem is cooked, the early duals are not wanted
+                idle.remove(worker)
+                busy[worker] = ("questions", next(iter(needed)))
+                self._send(worker, ("dual questions", next(iter(needed))))
             split.needed.update(needed)
+            if len(split.needed) > 1:  # cooked: no duals wanted
+                pending = [job for job in pending if job[0] == "keys"]
             split.tries.extend(tries)
             if aborted is not None:
                 split.aborted = split.aborted or aborted
-                split.undecided[first] = depth
-        split.undecided.update(dict.fromkeys(pending, 0))
+                split.undecided[item] = depth
+        if duals and len(split.needed) == 1 and (dual_reason is not None or len(answers) == len(questions)):
+            found = [questions[index].entry(answers[index]) for index in sorted(answers) if answers[index]]
+            self.early_duals = (next(iter(split.needed)), (sorted_duals(found), dual_reason is None, dual_reason))
+        split.undecided.update(dict.fromkeys((job[1] for job in pending if job[0] == "keys"), 0))
         split.undecided = {first: split.undecided[first] for first in firsts if first in split.undecided}
         split.nodes = sum(nodes.values())
         from ksolve.verification import _uci
@@ -279,14 +301,32 @@ class Workers:
         return tree, reason
 
     def duals(self, key: int) -> tuple[list[dict[str, Any]], bool, str | None]:
-        """The duals of the key's strategy, from the worker that proved the key:
-        ``(duals, all checked, why not)``."""
+        """The duals of the key's strategy: ``(duals, all checked, why not)``.
+        The worker that proved the key reads its strategy back into questions,
+        one a White turn (``verification.DualQuestion``), and each question goes
+        to the next idle worker (the duals were a verification's one serial
+        part: family-11-walls-a5-e3's took 108 of its 123 s on one worker)."""
+        from ksolve.verification import sorted_duals
+
         if self.early_duals is not None and self.early_duals[0] == key:
             return self.early_duals[1]
-        worker = self.owner[key]
-        self._send(worker, ("duals", key, self.block.next_search()))
-        _, found, checked, reason = next(self._answers([worker]))
-        return found, checked, reason
+        self._send(self.owner[key], ("dual questions", key))
+        _, questions, reason = next(self._answers([self.owner[key]]))
+        if reason is not None:
+            return [], False, reason
+        answers: list[list[int] | None] = [None] * len(questions)
+        pending, idle, busy = list(range(len(questions))), list(range(len(self.pipes))), {}
+        while busy or (pending and reason is None):
+            while idle and pending and reason is None:
+                worker = idle.pop()
+                busy[worker] = pending.pop(0)
+                self._send(worker, ("dual answer", questions[busy[worker]]))
+            worker, (_, others, stopped) = self._next_answer(busy)
+            answers[busy.pop(worker)] = others
+            idle.append(worker)
+            reason = reason or stopped
+        found = [question.entry(others) for question, others in zip(questions, answers) if others]
+        return sorted_duals(found), reason is None, reason
 
     def _answers(self, workers) -> Any:
         """The next answer of each of ``workers``."""
@@ -333,28 +373,25 @@ class Workers:
 
 def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int]) -> None:
     """Worker ``index``: answer ``load`` (build the analysis), ``keys``, ``fewest``,
-    ``prove``, ``tree`` and ``duals`` requests, sharing the block at ``address``."""
+    ``prove``, ``tree``, ``dual questions`` and ``dual answer`` requests, sharing
+    the block at ``address``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     from ksolve.analysis import Analysis
     from ksolve.search.pns import ProofNumberSearch
     from ksolve.search.shared import SharedBlock, Superseded
     from ksolve.solution import strategy_tree
-    from ksolve.verification import FirstMove, _label, _refute_first, _uci, _winning_depths, find_duals
+    from ksolve.verification import FirstMove, _label, _refute_first, _uci, _winning_depths, dual_answer, dual_questions
 
     block = SharedBlock.attach(*address)
 
     last = [0.0]
-    wanted: list[int | None] = [None]
-    """The number of the search this worker's duals belong to (None: not looking for duals)."""
 
     def progress(stats: Stats, depth: int) -> None:
-        if wanted[0] is not None:
-            block.still_current(wanted[0])
         if stats.seconds - last[0] >= PROGRESS_EVERY:
             last[0] = stats.seconds
             pipe.send(("progress", stats.nodes, depth))
 
-    prover = classes = moves = private_orthodox = None
+    prover = classes = moves = private_orthodox = dual_search = None
     while True:
         try:
             request = pipe.recv()
@@ -366,7 +403,7 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int]) -> 
             try:
                 analysis = Analysis(problem, rules, moves)
                 classes = [first.belief for first in analysis.classes]
-                prover = analysis.prover(limits, progress)
+                prover, dual_search = analysis.prover(limits, progress), None
                 prover.table.shared = block.results
                 private_orthodox, prover.orthodox = prover.orthodox, block.orthodox_table(prover.memory.orthodox_slots)
             except InputError as error:
@@ -425,12 +462,15 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int]) -> 
                                                  search=ProofNumberSearch(prover)), None))
             except SearchAborted as stop:  # reading back searched again, past the run's limits
                 pipe.send(("tree", None, f"the strategy was not read back: {stop}"))
-        elif request[0] == "duals":  # until the parent makes another search current (a second key)
-            found: list[dict[str, Any]] = []
-            wanted[0] = request[2]
+        elif request[0] == "dual questions":
+            dual_search = ProofNumberSearch(prover)
             try:
-                checked, reason = find_duals(prover, classes, moves, found, key=request[1]), None
+                pipe.send(("dual questions", dual_questions(prover, classes, moves, request[1], dual_search), None))
             except SearchAborted as stop:
-                checked, reason = False, str(stop)
-            wanted[0] = None
-            pipe.send(("duals", found, checked, reason))
+                pipe.send(("dual questions", [], str(stop)))
+        elif request[0] == "dual answer":
+            dual_search = dual_search or ProofNumberSearch(prover)
+            try:
+                pipe.send(("dual answer", dual_answer(dual_search, request[1]), None))
+            except SearchAborted as stop:
+                pipe.send(("dual answer", None, str(stop)))

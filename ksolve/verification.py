@@ -498,20 +498,39 @@ def refutation_text(refutation: dict[str, Any]) -> str:
 
 
 # --- duals -----------------------------------------------------------------------
-def find_duals(prover: Prover, classes: list[BeliefState], moves: int, found: list[dict[str, Any]],
-               key: int | None = None) -> bool:
-    """Append to ``found`` the duals of the proven strategy (beginning with
-    ``key``, default the prover's choice), as composers
-    count them: a White turn (after the key) where another attempt forces
-    mate as fast as the strategy's move does there (the moves its own line
-    needs, at worst), in SAN, marked ``main_line`` when the turn is on the
-    solution's main line.  True when all were checked (``SearchAborted``
-    otherwise).  Each other attempt is decided by the proof-number search,
-    as the keys were (the depth-first prover alone is far slower at depth)."""
+@dataclass
+class DualQuestion:
+    """One White turn of the key's strategy (after the key) and the other
+    attempts that might mate there as fast as the strategy's move does (the
+    moves its own line needs, at worst): each is decided by itself, so a
+    verification's workers can share them (``ksolve.parallel``)."""
+
+    belief: BeliefState
+    state: int
+    needed: int
+    chosen: int
+    attempts: list[int]
+    move_number: int
+    after: str
+    main_line: bool
+
+    def entry(self, others: list[int]) -> dict[str, Any]:
+        """The dual as reports list it: ``others`` also mate (SAN)."""
+        return {"move_number": self.move_number, "moves_left": self.needed,
+                "played": move_label(self.belief, self.chosen), "also": [_label(self.belief, m) for m in others],
+                "after": self.after, "main_line": self.main_line}
+
+
+def dual_questions(prover: Prover, classes: list[BeliefState], moves: int, key: int | None = None,
+                   search: ProofNumberSearch | None = None) -> list[DualQuestion]:
+    """The questions of the proven strategy beginning with ``key`` (default the
+    prover's choice), read back from the prover's table: one a White turn
+    after the key."""
     from ksolve.report.lines import TreeReader, path_text
     from ksolve.solution import strategy_tree
 
-    search = ProofNumberSearch(prover)
+    search = search or ProofNumberSearch(prover)
+    questions = []
     for part in classes:
         beliefs: dict[int, tuple[BeliefState, int]] = {}
         tree = strategy_tree(prover, part, moves, beliefs, first=key, search=search)
@@ -521,14 +540,38 @@ def find_duals(prover: Prover, classes: list[BeliefState], moves: int, found: li
             chosen = _chosen_attempt(tree, node)
             if node == 0 or chosen is None:
                 continue
-            needed = reader.length(node)
-            others = [int(m) for m in prover.candidates(belief, state)
-                      if int(m) != chosen and search.attempt_wins(belief, int(m), needed, state)]
-            if others:
-                found.append({"move_number": tree.nodes[node]["number"], "moves_left": needed,
-                              "played": move_label(belief, chosen), "also": [_label(belief, m) for m in others],
-                              "after": path_text(tree, node), "main_line": reader.owner.get(node) is main})
-    found.sort(key=lambda dual: (not dual["main_line"], dual["move_number"]))
+            questions.append(DualQuestion(belief, state, reader.length(node), chosen,
+                                          [int(m) for m in prover.candidates(belief, state) if int(m) != chosen],
+                                          tree.nodes[node]["number"], path_text(tree, node),
+                                          reader.owner.get(node) is main))
+    return questions
+
+
+def dual_answer(search: ProofNumberSearch, question: DualQuestion) -> list[int]:
+    """The question's attempts that mate as fast as the strategy's move (proof-number
+    search, as the keys were: the depth-first prover alone is far slower at depth)."""
+    return [m for m in question.attempts if search.attempt_wins(question.belief, m, question.needed, question.state)]
+
+
+def sorted_duals(duals: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The main line's duals first, then by move number."""
+    return sorted(duals, key=lambda dual: (not dual["main_line"], dual["move_number"]))
+
+
+def find_duals(prover: Prover, classes: list[BeliefState], moves: int, found: list[dict[str, Any]],
+               key: int | None = None) -> bool:
+    """Append to ``found`` the duals of the proven strategy (beginning with
+    ``key``, default the prover's choice), as composers count them: a White
+    turn (after the key) where another attempt forces mate as fast as the
+    strategy's move does there, in SAN, marked ``main_line`` when the turn is
+    on the solution's main line (``DualQuestion``).  True when all were
+    checked (``SearchAborted`` otherwise)."""
+    search = ProofNumberSearch(prover)
+    for question in dual_questions(prover, classes, moves, key, search):
+        others = dual_answer(search, question)
+        if others:
+            found.append(question.entry(others))
+    found[:] = sorted_duals(found)
     return True
 
 

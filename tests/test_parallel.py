@@ -77,8 +77,9 @@ def test_a_stopped_verification_in_workers_names_the_attempts_left(pool) -> None
 
 
 def test_the_early_duals_are_those_of_the_key_looked_for_afterwards(pool) -> None:
-    """The worker that finds the key looks for its duals while the others go
-    on: the same duals as when asked for after every attempt is decided."""
+    """The worker that finds the key reads its strategy's dual questions back
+    while the others go on, and they are answered by whichever worker is idle:
+    the same duals as when asked for after every attempt is decided."""
     from ksolve.analysis import Analysis
     from ksolve.verification import _first_attempts
 
@@ -93,6 +94,28 @@ def test_the_early_duals_are_those_of_the_key_looked_for_afterwards(pool) -> Non
     late = pool.keys_and_tries(firsts)
     assert late.needed == early.needed and pool.early_duals is None
     assert pool.duals(key) == early_duals
+
+
+def test_the_workers_share_the_duals_questions_and_answer_them_exactly(pool) -> None:
+    """The key's worker reads its strategy back into questions (one a White
+    turn), every worker answers some: the duals are those the same questions
+    get in one process."""
+    from ksolve.analysis import Analysis
+    from ksolve.search.pns import ProofNumberSearch
+    from ksolve.verification import _first_attempts, dual_answer, sorted_duals
+
+    analysis = Analysis(ksolve.load_problem("problems/rotenberg-1976.toml"))
+    pool.load(analysis)
+    classes = [first.belief for first in analysis.classes]
+    (key,) = pool.keys_and_tries(_first_attempts(analysis.rules, classes)).needed
+    duals, checked, reason = pool.duals(key)
+    assert checked and reason is None and duals
+    pool._send(pool.owner[key], ("dual questions", key))
+    _, questions, _ = next(pool._answers([pool.owner[key]]))
+    assert len(questions) > len(duals)
+    search = ProofNumberSearch(analysis.prover())
+    alone = [question.entry(others) for question in questions if (others := dual_answer(search, question))]
+    assert duals == sorted_duals(alone)
 
 
 def test_the_command_line_verifies_one_problem_with_jobs() -> None:
@@ -234,23 +257,3 @@ def test_workers_forget_one_problem_before_the_next(pool) -> None:
         problem = ksolve.load_problem_text(f'stipulation = "{stipulation}"\nrules = "{rules}"\n'
                                            f'[position]\nfen = "{fen}"\n')
         assert facts(verify(problem, workers=pool)) == facts(verify(problem)), rules
-
-
-def test_a_worker_stops_looking_for_duals_no_longer_wanted(pool) -> None:
-    """The duals a worker looks for belong to one search number: once the
-    parent has made another current (a second key was found: the problem is
-    cooked), the worker stops and says so, instead of the verification waiting
-    for duals nobody reads."""
-    from ksolve.analysis import Analysis
-    from ksolve.board import move_from_uci
-    from ksolve.search.shared import SUPERSEDED
-
-    pool.load(Analysis(ksolve.load_problem("problems/rotenberg-1976.toml")))
-    stale = pool.block.next_search()
-    pool.block.next_search()
-    pool._send(0, ("duals", move_from_uci("a2g2"), stale))
-    _, found, checked, reason = next(pool._answers([0]))
-    assert reason == SUPERSEDED and not checked
-    pool._send(0, ("duals", move_from_uci("a2g2"), pool.block.current))
-    _, found, checked, reason = next(pool._answers([0]))
-    assert reason is None and checked
