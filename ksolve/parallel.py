@@ -150,7 +150,7 @@ class Workers:
         queued behind the first attempts, for any idle worker; their answers
         are kept for ``duals`` if that key stays the only one, and a second key
         (a cooked problem, whose duals are not looked for) drops those left."""
-        from ksolve.verification import sorted_duals
+        from ksolve.verification import _uci, sorted_duals
 
         pending: list[tuple[str, int]] = [("keys", first) for first in firsts]
         """Jobs to hand out: a first attempt, or the index of a dual question."""
@@ -203,8 +203,6 @@ class Workers:
         split.undecided.update(dict.fromkeys((job[1] for job in pending if job[0] == "keys"), 0))
         split.undecided = {first: split.undecided[first] for first in firsts if first in split.undecided}
         split.nodes = sum(nodes.values())
-        from ksolve.verification import _uci
-
         order = {move: index for index, move in enumerate(firsts)}
         split.needed = dict(sorted(split.needed.items(), key=lambda item: order[item[0]]))
         uci_order = {_uci(move): index for index, move in enumerate(firsts)}

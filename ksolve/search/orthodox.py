@@ -94,16 +94,18 @@ MOVE_TAG_MASK = np.uint64(0xFFFFFFFFFFFFFFFC)
 
 @njit(cache=True, inline="always", _nrt=False)
 def _slot_of(h, slots):
-    """The slot holding hash ``h``, or -1: a position lives in one of a pair of
-    slots (``h``'s own and its neighbour, in the same cache line)."""
+    """``(slot, word)`` of hash ``h``, or ``(-1, 0)``: a position lives in one of
+    a pair of slots (``h``'s own and its neighbour, in the same cache line).
+    The word is the one read there, once: a worker sharing the table may
+    overwrite the slot, and reading it again could give another position's."""
     slot = np.int64(h & np.uint64(slots.shape[0] - 1))
     word = slots[slot]
     if word != 0 and (word ^ h) & TAG_MASK == 0:
-        return slot
+        return slot, word
     word = slots[slot ^ 1]
     if word != 0 and (word ^ h) & TAG_MASK == 0:
-        return slot ^ 1
-    return np.int64(-1)
+        return slot ^ 1, word
+    return np.int64(-1), np.uint64(0)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -121,13 +123,9 @@ def _probe(position, moves, flags, slots):
     """1 known win, 0 known loss, -1 unknown (or too near a move-count draw)."""
     if np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= flags[FLAG_MOVE_LIMIT]:
         return -1
-    h = position[COLUMN_HASH]
-    slot = np.int64(h & np.uint64(slots.shape[0] - 1))
-    word = slots[slot]
-    if word == 0 or (word ^ h) & TAG_MASK != 0:
-        word = slots[slot ^ 1]
-        if word == 0 or (word ^ h) & TAG_MASK != 0:
-            return -1
+    slot, word = _slot_of(position[COLUMN_HASH], slots)
+    if slot < 0:
+        return -1
     won = _won(word)
     if won != 0 and won <= moves:
         return 1
@@ -144,15 +142,14 @@ def _store(position, moves, result, flags, slots):
     if np.int64(position[COLUMN_HALFMOVE]) + 2 * moves >= flags[FLAG_MOVE_LIMIT]:
         return
     h = position[COLUMN_HASH]
-    slot = _slot_of(h, slots)
+    slot, word = _slot_of(h, slots)
     if slot < 0:
         slot = np.int64(h & np.uint64(slots.shape[0] - 1))
-        word = slots[slot]
-        if word != 0 and max(_won(word), _lost(word)) > moves:
+        resident = slots[slot]
+        if resident != 0 and max(_won(resident), _lost(resident)) > moves:
             slot = slot ^ 1
         won, lost = np.int64(0), np.int64(0)
     else:
-        word = slots[slot]
         won, lost = _won(word), _lost(word)
     if result == 1:
         won = moves if won == 0 else min(won, moves)
