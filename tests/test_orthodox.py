@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from ksolve.board import position_from_fen
-from ksolve.board.convert import move_from_uci
-from ksolve.board.layout import POSITION_WIDTH
+from ksolve.board.convert import move_from_uci, move_to_uci
+from ksolve.board.layout import MAX_MOVES, POSITION_WIDTH
+from ksolve.board.movegen import checking_moves, legal_moves
 from ksolve.rules import get_rules
 from ksolve.search.orthodox import OrthodoxTable, gives_check, orthodox_wins
 from positions import PERFT_SUITE, SPECIAL_STARTS, random_game_positions, random_placements
@@ -41,6 +42,24 @@ def test_gives_check_agrees_with_python_chess_on_every_legal_move() -> None:
             compared += 1
             checks += expected
     assert compared > 40_000 and checks > 2_000
+
+
+def test_checking_moves_hold_every_check_and_only_legal_moves() -> None:
+    """The mate search's last White move looks only at ``checking_moves``: a
+    superset of the checking moves (python-chess's), within the legal ones,
+    with the count of all legal moves (the search's budget unit)."""
+    out = np.empty(MAX_MOVES, dtype=np.int64)
+    checks = candidates = legal = 0
+    for board in _boards_for_checks():
+        position = position_from_fen(board.fen())
+        count, all_moves = checking_moves(position, out)
+        found = {move_to_uci(int(move)) for move in out[:count]}
+        moves = {move_to_uci(int(move)) for move in out[:legal_moves(position, out)]}
+        wanted = {move.uci() for move in board.legal_moves if board.gives_check(move)}
+        assert wanted <= found <= moves, (board.fen(), wanted - found, found - moves)
+        assert all_moves == len(moves) == board.legal_moves.count(), board.fen()
+        checks, candidates, legal = checks + len(wanted), candidates + len(found), legal + len(moves)
+    assert checks > 2_000 and candidates < 2 * checks and legal > 10 * candidates
 
 
 def _mates_within(board: chess.Board, moves: int) -> bool:

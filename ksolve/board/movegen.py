@@ -8,6 +8,8 @@ and castling allowed out of, through and into attacked squares (the squares
 between king and rook must still be empty).
 
 Both write move integers (see ``layout``) into ``out`` and return the count.
+``checking_moves`` writes only the legal moves that may give check (White's
+last move in a mate search) and counts the others.
 
 >>> import numpy as np
 >>> from ksolve.board.convert import position_from_fen
@@ -22,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from ksolve.board.attacks import attackers_of, bishop_attacks, color_occupancy, rook_attacks
-from ksolve.board.bitops import lsb
+from ksolve.board.bitops import lsb, popcount
 from ksolve.board.layout import (
     BISHOP, COLUMN_BLACK, COLUMN_CASTLING, COLUMN_EP, COLUMN_TURN, KING, KNIGHT, NO_SQUARE, PAWN,
     QUEEN, ROOK,
@@ -100,9 +102,12 @@ def _pinned(position, ksq, us, ours, occupied):
     return pinned
 
 
-@njit(cache=True, _nrt=False)
-def _generate(position, out, legal):
-    """Shared generator: ``legal`` True for orthodox chess, False for Fog of War."""
+@njit(cache=True, inline="always", _nrt=False)
+def _generate(position, out, legal, checking):
+    """Shared generator: ``legal`` True for orthodox chess, False for Fog of
+    War; ``checking`` (orthodox only) writes only the moves that may check the
+    enemy king (``checking_moves``).  Returns ``(moves written, legal moves)``,
+    the second counted only when ``checking`` (else the first)."""
     us = np.int64(position[COLUMN_TURN])
     them = 1 - us
     base = us * COLUMN_BLACK
@@ -113,31 +118,51 @@ def _generate(position, out, legal):
     n = 0
     ksq = king_square(position, us)
     if legal and ksq < 0:
-        return 0
+        return 0, 0
+    # Where each kind of man checks from, and the men whose leaving their line
+    # to the enemy king may discover a check (not checking: every square).
+    wanted_pawn = wanted_knight = wanted_bishop = wanted_rook = wanted_king = ALL
+    discoverers = ZERO
+    target = king_square(position, them) if checking else -1
+    if target >= 0:
+        wanted_pawn = PAWN_ATTACKS[them, target] | RANK_1 | RANK_8  # a promotion may check as any piece
+        wanted_knight = KNIGHT_ATTACKS[target]
+        wanted_bishop = bishop_attacks(target, occupied)
+        wanted_rook = rook_attacks(target, occupied)
+        wanted_king = ZERO
+        discoverers = _pinned(position, target, them, ours, occupied)  # ours alone between our slider and his king
+    elif checking:  # no king to check
+        wanted_pawn = wanted_knight = wanted_bishop = wanted_rook = wanted_king = ZERO
+    legal_count = 0
 
     evasion = ALL
     pinned = ZERO
     checkers = ZERO
     if ksq >= 0:
         targets = KING_ATTACKS[ksq] & not_ours
+        kept = _wanted_from(wanted_king, discoverers, target, ksq)
         if legal:
             without_king = occupied ^ SQUARE_BB[ksq]
             while targets:
                 to = lsb(targets)
                 targets &= targets - ONE
                 if attackers_of(position, to, them, without_king) == ZERO:
-                    out[n] = ksq | (to << 6)
-                    n += 1
+                    legal_count += 1
+                    if kept & SQUARE_BB[to]:
+                        out[n] = ksq | (to << 6)
+                        n += 1
             checkers = attackers_of(position, ksq, them, occupied)
             if checkers:
                 if checkers & (checkers - ONE):
-                    return n  # double check: only the king moves
+                    return n, legal_count if checking else n  # double check: only the king moves
                 evasion = BETWEEN[ksq, lsb(checkers)] | checkers
             pinned = _pinned(position, ksq, us, ours, occupied)
         else:
-            n = _add_targets(out, n, ksq, targets)
+            n = _add_targets(out, n, ksq, targets & kept)
         if checkers == ZERO:
+            before = n
             n = _castling_moves(position, out, n, us, them, ksq, occupied, legal)
+            legal_count += n - before
 
     for piece in (KNIGHT, BISHOP, ROOK, QUEEN):
         men = position[base + piece]
@@ -146,18 +171,36 @@ def _generate(position, out, legal):
             men &= men - ONE
             if piece == KNIGHT:
                 attacks = KNIGHT_ATTACKS[from_square]
+                wanted = wanted_knight
             elif piece == BISHOP:
                 attacks = bishop_attacks(from_square, occupied)
+                wanted = wanted_bishop
             elif piece == ROOK:
                 attacks = rook_attacks(from_square, occupied)
+                wanted = wanted_rook
             else:
                 attacks = rook_attacks(from_square, occupied) | bishop_attacks(from_square, occupied)
+                wanted = wanted_bishop | wanted_rook
             attacks &= not_ours & evasion
             if pinned & SQUARE_BB[from_square]:
                 attacks &= LINE[ksq, from_square]
+            if checking:
+                legal_count += popcount(attacks)
+                attacks &= _wanted_from(wanted, discoverers, target, from_square)
             n = _add_targets(out, n, from_square, attacks)
 
-    return _pawn_moves(position, out, n, us, them, ksq, occupied, theirs, evasion, pinned, legal)
+    n, pawn_count = _pawn_moves(position, out, n, us, them, ksq, occupied, theirs, evasion, pinned, legal,
+                                checking, wanted_pawn, discoverers, target)
+    return n, legal_count + pawn_count if checking else n
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _wanted_from(wanted, discoverers, target, from_square):
+    """The targets wanted of a man on ``from_square``: ``wanted``, and every
+    square off his line to the enemy king on ``target`` if he may discover a check."""
+    if discoverers & SQUARE_BB[from_square]:
+        return wanted | ~LINE[target, from_square]
+    return wanted
 
 
 @njit(cache=True, _nrt=False)
@@ -187,12 +230,16 @@ def _castling_moves(position, out, n, us, them, ksq, occupied, legal):
     return n
 
 
-@njit(cache=True, _nrt=False)
-def _pawn_moves(position, out, n, us, them, ksq, occupied, theirs, evasion, pinned, legal):
+@njit(cache=True, inline="always", _nrt=False)
+def _pawn_moves(position, out, n, us, them, ksq, occupied, theirs, evasion, pinned, legal,
+                checking, wanted, discoverers, target):
+    """The pawns' moves after ``n`` others, and how many are legal (counted
+    only when ``checking``, where only those that may check are written)."""
     pawns = position[us * COLUMN_BLACK + PAWN]
     ep = np.int64(position[COLUMN_EP])
     forward = 8 if us == 0 else -8
     start_rank = RANK_2 if us == 0 else RANK_7
+    legal_count = 0
     while pawns:
         from_square = lsb(pawns)
         pawns &= pawns - ONE
@@ -205,12 +252,16 @@ def _pawn_moves(position, out, n, us, them, ksq, occupied, theirs, evasion, pinn
         targets &= evasion
         if pinned & SQUARE_BB[from_square]:
             targets &= LINE[ksq, from_square]
+        if checking:
+            legal_count += popcount(targets) + 3 * popcount(targets & (RANK_1 | RANK_8))
+            targets &= _wanted_from(wanted, discoverers, target, from_square)
         n = _add_pawn_targets(out, n, from_square, targets)
         if ep != NO_SQUARE and PAWN_ATTACKS[us, from_square] & SQUARE_BB[ep]:
             if not legal or _en_passant_is_safe(position, us, them, ksq, from_square, ep, occupied):
                 out[n] = from_square | (ep << 6)
                 n += 1
-    return n
+                legal_count += 1
+    return n, legal_count
 
 
 @njit(cache=True, _nrt=False)
@@ -224,7 +275,7 @@ def _en_passant_is_safe(position, us, them, ksq, from_square, ep, occupied):
 @njit(cache=True, _nrt=False)
 def legal_moves(position, out):
     """Write the legal moves of ``position`` into ``out``; return how many."""
-    return _generate(position, out, True)
+    return _generate(position, out, True, False)[0]
 
 
 @njit(cache=True, _nrt=False)
@@ -234,7 +285,25 @@ def fog_moves(position, out):
     A side without a king (captured) still gets its moves generated; callers
     treat king capture as the end of the game.
     """
-    return _generate(position, out, False)
+    return _generate(position, out, False, False)[0]
+
+
+@njit(cache=True, _nrt=False)
+def checking_moves(position, out):
+    """Write into ``out`` the legal moves of ``position`` that may check the
+    enemy king: ``(how many, how many legal moves there are)``.  They are every
+    checking move and a few that do not check (promotions, castling, en passant
+    and every move of a man that may discover a check), for an exact test such
+    as ``orthodox.gives_check``: White's last move of a mate search needs no
+    other moves, and the count of all of them is the search's budget unit.
+
+    >>> import numpy as np
+    >>> from ksolve.board.convert import position_from_fen
+    >>> out = np.empty(256, dtype=np.int64)
+    >>> checking_moves(position_from_fen("6k1/8/8/8/8/8/8/K3R3 w - - 0 1"), out)  # Re8+, Rg1+ of 17
+    (2, 17)
+    """
+    return _generate(position, out, True, True)
 
 
 @njit(cache=True, _nrt=False)

@@ -35,7 +35,7 @@ from ksolve.board.layout import (
     POSITION_WIDTH, QUEEN, ROOK,
 )
 from ksolve.board.makemove import make_move
-from ksolve.board.movegen import checkers_of, fog_moves, has_legal_move, legal_moves
+from ksolve.board.movegen import checkers_of, checking_moves, fog_moves, has_legal_move, legal_moves
 from ksolve.board.tables import BETWEEN, BISHOP_PSEUDO, KNIGHT_ATTACKS, LINE, PAWN_ATTACKS, ROOK_PSEUDO, SQUARE_BB
 from ksolve.rules.kernels import FLAG_INSUFFICIENT, FLAG_MOVE_LIMIT, is_insufficient
 
@@ -197,7 +197,7 @@ def _search(position, moves, flags, fog, slots, budget, work):
     stack, lists, counts, index, scratch, spare = work
     _copy_row(position, stack[0])
     index[0] = 0
-    counts[0] = _generate(stack[0], lists[0], fog)
+    counts[0] = checking_moves(stack[0], lists[0])[0] if not fog and moves == 1 else _generate(stack[0], lists[0], fog)
     if not fog and moves > 1:
         _checks_first(stack[0], lists[0], counts[0], scratch)
     ply = 0
@@ -231,10 +231,14 @@ def _search(position, moves, flags, fog, slots, budget, work):
             # A position known won has moves and is no draw: probe before generating.
             known = -1 if fog and child[KING] == 0 else _probe(child, left, flags, slots)
             ended = False
+            legal = 0
             if known < 0:
                 if fog:
                     ended = child[KING] == 0
                     counts[ply + 1] = 0 if ended else fog_moves(child, lists[ply + 1])
+                elif left == 1:  # White's last move: only the moves that may check are listed
+                    counts[ply + 1], legal = checking_moves(child, lists[ply + 1])
+                    ended = legal == 0 or _drawn(child, flags)
                 else:
                     counts[ply + 1] = legal_moves(child, lists[ply + 1])
                     ended = counts[ply + 1] == 0 or _drawn(child, flags)
@@ -243,8 +247,8 @@ def _search(position, moves, flags, fog, slots, budget, work):
             else:
                 if known >= 0:
                     result = -1 if known == 1 else 0
-                elif left == 1 and not fog:  # White's last move: one pass over his checks
-                    made += counts[ply + 1]
+                elif left == 1 and not fog:  # White's last move: one pass over those that may check
+                    made += legal  # all his moves count, as when each was tested: a budget buys the same search
                     mates = _mates_in_one(child, lists[ply + 1], counts[ply + 1], flags, scratch, spare)
                     _store(child, 1, mates, flags, slots)
                     result = -1 if mates else 0
@@ -287,10 +291,9 @@ def _after_white_move(stack, lists, counts, index, ply, move, last, flags, fog):
             return 1
         return -1
     make_move(position, move, child)
-    in_check = checkers_of(child) != 0
     counts[ply + 1] = legal_moves(child, lists[ply + 1])
-    if counts[ply + 1] == 0:
-        return 1 if in_check and not _drawn(child, flags) else -1
+    if counts[ply + 1] == 0:  # mate or stalemate
+        return 1 if checkers_of(child) != 0 and not _drawn(child, flags) else -1
     if _drawn(child, flags):
         return -1
     _captures_first(child, lists[ply + 1], counts[ply + 1])
