@@ -300,8 +300,8 @@ def checking_moves(position, out):
     >>> import numpy as np
     >>> from ksolve.board.convert import position_from_fen
     >>> out = np.empty(256, dtype=np.int64)
-    >>> checking_moves(position_from_fen("6k1/8/8/8/8/8/8/K3R3 w - - 0 1"), out)  # Re8+, Rg1+ of 17
-    (2, 17)
+    >>> checking_moves(position_from_fen("6k1/8/8/8/8/8/8/K3R3 w - - 0 1"), out)  # Re8+, Rg1+ of 16
+    (2, 16)
     """
     return _generate(position, out, True, True)
 
