@@ -11,7 +11,7 @@ import pytest
 from ksolve.board import position_from_fen
 from ksolve.board.convert import move_from_uci, move_to_uci
 from ksolve.board.layout import MAX_MOVES, POSITION_WIDTH
-from ksolve.board.movegen import checking_moves, legal_moves
+from ksolve.board.movegen import checking_moves, has_legal_move, legal_moves
 from ksolve.rules import get_rules
 from ksolve.search.orthodox import OrthodoxTable, gives_check, orthodox_wins
 from positions import PERFT_SUITE, SPECIAL_STARTS, random_game_positions, random_placements
@@ -60,6 +60,22 @@ def test_checking_moves_hold_every_check_and_only_legal_moves() -> None:
         assert all_moves == len(moves) == board.legal_moves.count(), board.fen()
         checks, candidates, legal = checks + len(wanted), candidates + len(found), legal + len(moves)
     assert checks > 2_000 and candidates < 2 * checks and legal > 10 * candidates
+
+
+def test_has_legal_move_agrees_with_python_chess() -> None:
+    """The mate and stalemate test (stopping at the first legal move) on the
+    same positions and each one's first replies, mates and stalemates among them."""
+    out = np.empty(MAX_MOVES, dtype=np.int64)
+    without = 0
+    for board in _boards_for_checks():
+        for move in [None, *list(board.legal_moves)[:4]]:
+            after = board.copy(stack=False)
+            if move is not None:
+                after.push(move)
+            expected = any(True for _ in after.legal_moves)
+            assert bool(has_legal_move(position_from_fen(after.fen()), out)) == expected, after.fen()
+            without += not expected
+    assert without >= 10
 
 
 def _mates_within(board: chess.Board, moves: int) -> bool:

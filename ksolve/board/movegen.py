@@ -103,11 +103,12 @@ def _pinned(position, ksq, us, ours, occupied):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _generate(position, out, legal, checking):
+def _generate(position, out, legal, checking, first):
     """Shared generator: ``legal`` True for orthodox chess, False for Fog of
     War; ``checking`` (orthodox only) writes only the moves that may check the
-    enemy king (``checking_moves``).  Returns ``(moves written, legal moves)``,
-    the second counted only when ``checking`` (else the first)."""
+    enemy king (``checking_moves``); ``first`` stops at the first move written
+    (``has_legal_move``).  Returns ``(moves written, legal moves)``, the second
+    counted only when ``checking`` (else the first)."""
     us = np.int64(position[COLUMN_TURN])
     them = 1 - us
     base = us * COLUMN_BLACK
@@ -151,6 +152,8 @@ def _generate(position, out, legal, checking):
                     if kept & SQUARE_BB[to]:
                         out[n] = ksq | (to << 6)
                         n += 1
+                        if first:
+                            return n, n
             checkers = attackers_of(position, ksq, them, occupied)
             if checkers:
                 if checkers & (checkers - ONE):
@@ -188,6 +191,8 @@ def _generate(position, out, legal, checking):
                 legal_count += popcount(attacks)
                 attacks &= _wanted_from(wanted, discoverers, target, from_square)
             n = _add_targets(out, n, from_square, attacks)
+            if first and n:
+                return n, n
 
     n, pawn_count = _pawn_moves(position, out, n, us, them, ksq, occupied, theirs, evasion, pinned, legal,
                                 checking, wanted_pawn, discoverers, target)
@@ -275,7 +280,7 @@ def _en_passant_is_safe(position, us, them, ksq, from_square, ep, occupied):
 @njit(cache=True, _nrt=False)
 def legal_moves(position, out):
     """Write the legal moves of ``position`` into ``out``; return how many."""
-    return _generate(position, out, True, False)[0]
+    return _generate(position, out, True, False, False)[0]
 
 
 @njit(cache=True, _nrt=False)
@@ -285,7 +290,7 @@ def fog_moves(position, out):
     A side without a king (captured) still gets its moves generated; callers
     treat king capture as the end of the game.
     """
-    return _generate(position, out, False, False)[0]
+    return _generate(position, out, False, False, False)[0]
 
 
 @njit(cache=True, _nrt=False)
@@ -303,26 +308,15 @@ def checking_moves(position, out):
     >>> checking_moves(position_from_fen("6k1/8/8/8/8/8/8/K3R3 w - - 0 1"), out)  # Re8+, Rg1+ of 16
     (2, 16)
     """
-    return _generate(position, out, True, True)
+    return _generate(position, out, True, True, False)
 
 
 @njit(cache=True, _nrt=False)
 def has_legal_move(position, out):
     """Whether the side to move has a legal move (mate and stalemate tests).
 
-    Tries the king's steps first, which settles most positions without
-    generating every move; ``out`` is scratch space for the full generation.
+    Generates the king's steps first and stops at the first legal move, which
+    settles most positions without generating every move; ``out`` is scratch
+    space.
     """
-    us = np.int64(position[COLUMN_TURN])
-    ksq = king_square(position, us)
-    if ksq < 0:
-        return False
-    occupied = color_occupancy(position, 0) | color_occupancy(position, 1)
-    targets = KING_ATTACKS[ksq] & ~color_occupancy(position, us)
-    without_king = occupied ^ SQUARE_BB[ksq]
-    while targets:
-        to = lsb(targets)
-        targets &= targets - ONE
-        if attackers_of(position, to, 1 - us, without_king) == ZERO:
-            return True
-    return legal_moves(position, out) > 0
+    return _generate(position, out, True, False, True)[0] > 0
