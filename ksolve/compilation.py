@@ -1,7 +1,8 @@
 """Numba compilation, watched.  The first run of a kernel compiles it (some
 30 s for all of ksolve's; numba caches them on disk after, next to the
 source), so front ends say that it happens, and durations measured with
-``work_clock`` leave it out: a search's seconds are the search's.
+``work_clock`` leave it out: a search's seconds are the search's.  The cache
+is dropped when a kernel's source changed (``refresh_kernel_cache``).
 
 >>> from numba import njit
 >>> heard = []
@@ -15,10 +16,13 @@ source), so front ends say that it happens, and durations measured with
 
 from __future__ import annotations
 
+import hashlib
+import os
 import time
+from pathlib import Path
 from typing import Callable
 
-from numba.core import event
+from numba.core import config, event
 
 
 class _CompileWatch(event.Listener):
@@ -64,3 +68,67 @@ def work_clock() -> float:
     """``time.perf_counter()`` without the seconds spent compiling: the clock of
     search times and time limits."""
     return time.perf_counter() - compile_seconds()
+
+
+PACKAGE = Path(__file__).resolve().parent
+"""The ksolve package, whose kernels numba caches."""
+KERNEL_DIGEST = "kernel-sources.digest"
+"""The file, beside the cached kernels, naming the sources they were compiled from."""
+
+
+def refresh_kernel_cache(package: Path = PACKAGE) -> bool:
+    """Drop numba's cached kernels of ``package`` if any of its kernel sources
+    (the modules that use numba) changed since they were cached; whether it did.
+
+    Numba checks only a kernel's own file: a kernel calling another module's
+    (the orthodox search calls ``legal_moves``) keeps the callee's old code
+    when only the callee changed, as after a ``git pull`` that fixed the move
+    generator.  Called before any kernel is loaded (``ksolve.board``); the
+    cache is the ``__pycache__`` folders of the package and, with
+    ``NUMBA_CACHE_DIR`` set, its mirror there.  A cache that cannot be written
+    is left alone (numba then compiles in memory).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "kernels.py").write_text("from numba import njit\\n")
+    >>> (folder / "__pycache__").mkdir(); _ = (folder / "__pycache__" / "kernels.f-1.py311.nbi").write_bytes(b"")
+    >>> refresh_kernel_cache(folder), refresh_kernel_cache(folder), list((folder / "__pycache__").glob("*.nbi"))
+    (True, False, [])
+    """
+    digest = _kernel_sources_digest(package)
+    dropped = False
+    for root, caches in _cache_roots(package):
+        stamp = root / KERNEL_DIGEST
+        try:
+            if stamp.exists() and stamp.read_text() == digest:
+                continue
+            for cached in caches:
+                cached.unlink()
+                dropped = True
+            root.mkdir(parents=True, exist_ok=True)
+            written = root / f"{KERNEL_DIGEST}.{os.getpid()}"
+            written.write_text(digest)
+            os.replace(written, stamp)
+        except OSError:
+            continue
+    return dropped
+
+
+def _kernel_sources_digest(package: Path) -> str:
+    """A digest of the package's modules that use numba (their paths and text)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for source in sorted(package.rglob("*.py")):
+        text = source.read_bytes()
+        if b"numba" in text:
+            digest.update(source.relative_to(package).as_posix().encode() + b"\0" + text)
+    return digest.hexdigest()
+
+
+def _cache_roots(package: Path) -> list[tuple[Path, list[Path]]]:
+    """Each place numba may cache the package's kernels: the folder holding the
+    digest, and the cached files there."""
+    roots = [(package / "__pycache__", [*package.rglob("__pycache__/*.nbi"), *package.rglob("__pycache__/*.nbc")])]
+    if config.CACHE_DIR:
+        mirror = Path(config.CACHE_DIR) / package.relative_to(package.anchor)
+        roots.append((mirror, [*mirror.rglob("*.nbi"), *mirror.rglob("*.nbc")]))
+    return roots

@@ -7,7 +7,11 @@ make-move, Zobrist hashing, batch expansion, perft).
 400
 """
 
-from ksolve.board.batch import count_moves, expand, perft, perft_parts
+from ksolve.compilation import refresh_kernel_cache
+
+refresh_kernel_cache()  # before any kernel is loaded: a cached caller may hold a changed callee's old code
+
+from ksolve.board.batch import count_moves, expand, perft, perft_parts  # noqa: E402
 from ksolve.board.convert import (
     PositionError, illegality_reasons, move_from_uci, move_to_chess, move_to_uci,
     position_from_board, position_from_fen, position_to_board, position_to_fen,
