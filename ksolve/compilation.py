@@ -127,8 +127,8 @@ def _kernel_sources_digest(package: Path) -> str:
 def _cache_roots(package: Path) -> list[tuple[Path, list[Path]]]:
     """Each place numba may cache the package's kernels: the folder holding the
     digest, and the cached files there."""
-    roots = [(package / "__pycache__", [*package.rglob("__pycache__/*.nbi"), *package.rglob("__pycache__/*.nbc")])]
+    roots = [(package / "__pycache__", list(package.rglob("__pycache__/*.nb[ic]")))]
     if config.CACHE_DIR:
         mirror = Path(config.CACHE_DIR) / package.relative_to(package.anchor)
-        roots.append((mirror, [*mirror.rglob("*.nbi"), *mirror.rglob("*.nbc")]))
+        roots.append((mirror, list(mirror.rglob("*.nb[ic]"))))
     return roots

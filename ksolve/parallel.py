@@ -150,7 +150,7 @@ class Workers:
         queued behind the first attempts, for any idle worker; their answers
         are kept for ``duals`` if that key stays the only one, and a second key
         (a cooked problem, whose duals are not looked for) drops those left."""
-        from ksolve.verification import _uci, sorted_duals
+        from ksolve.verification import _uci, dual_entries
 
         pending: list[tuple[str, int]] = [("keys", first) for first in firsts]
         """Jobs to hand out: a first attempt, or the index of a dual question."""
@@ -198,8 +198,8 @@ class Workers:
                 split.aborted = split.aborted or aborted
                 split.undecided[item] = depth
         if duals and len(split.needed) == 1 and (dual_reason is not None or len(answers) == len(questions)):
-            found = [questions[index].entry(answers[index]) for index in sorted(answers) if answers[index]]
-            self.early_duals = (next(iter(split.needed)), (sorted_duals(found), dual_reason is None, dual_reason))
+            found = dual_entries(questions, [answers.get(index) for index in range(len(questions))])
+            self.early_duals = (next(iter(split.needed)), (found, dual_reason is None, dual_reason))
         split.undecided.update(dict.fromkeys((job[1] for job in pending if job[0] == "keys"), 0))
         split.undecided = {first: split.undecided[first] for first in firsts if first in split.undecided}
         split.nodes = sum(nodes.values())
@@ -304,7 +304,7 @@ class Workers:
         one a White turn (``verification.DualQuestion``), and each question goes
         to the next idle worker (the duals were a verification's one serial
         part: family-11-walls-a5-e3's took 108 of its 123 s on one worker)."""
-        from ksolve.verification import sorted_duals
+        from ksolve.verification import dual_entries
 
         if self.early_duals is not None and self.early_duals[0] == key:
             return self.early_duals[1]
@@ -323,8 +323,7 @@ class Workers:
             answers[busy.pop(worker)] = others
             idle.append(worker)
             reason = reason or stopped
-        found = [question.entry(others) for question, others in zip(questions, answers) if others]
-        return sorted_duals(found), reason is None, reason
+        return dual_entries(questions, answers), reason is None, reason
 
     def _answers(self, workers) -> Any:
         """The next answer of each of ``workers``."""

@@ -558,6 +558,12 @@ def sorted_duals(duals: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(duals, key=lambda dual: (not dual["main_line"], dual["move_number"]))
 
 
+def dual_entries(questions: list[DualQuestion], answers: list[list[int] | None]) -> list[dict[str, Any]]:
+    """The duals the answers show (``answers[i]``: the attempts that also mate
+    at ``questions[i]``, None if it was not answered), main line first."""
+    return sorted_duals([question.entry(others) for question, others in zip(questions, answers) if others])
+
+
 def find_duals(prover: Prover, classes: list[BeliefState], moves: int, found: list[dict[str, Any]],
                key: int | None = None) -> bool:
     """Append to ``found`` the duals of the proven strategy (beginning with

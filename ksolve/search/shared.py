@@ -48,10 +48,6 @@ SLOTS = 1 << 20
 """Result slots by default (16 MB)."""
 
 
-SUPERSEDED = "superseded"
-"""Why a worker stopped its search: the parent no longer wants it."""
-
-
 class Superseded(SearchAborted):
     """The search this worker was doing is no longer wanted (another worker decided it)."""
 
@@ -184,7 +180,7 @@ class SharedBlock:
     def still_current(self, search: int) -> None:
         """Raise ``Superseded`` once a search other than ``search`` has been made current."""
         if int(self.control[0]) != search:
-            raise Superseded(SUPERSEDED)
+            raise Superseded("superseded")
 
     def clear(self) -> None:
         """Forget every result and orthodox bound (before the workers take another
