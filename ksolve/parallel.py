@@ -3,7 +3,7 @@
 A verification is mostly the iterative deepening over every first attempt
 (which wins, and in how few moves) and each try's refutation.  First
 attempts are independent questions, so each is handed to the next idle one
-of ``jobs`` spawned worker processes (each with its own prover, sharing the
+of ``jobs`` worker processes (each with its own prover, sharing the
 proofs, disproofs and orthodox bounds found, ``ksolve.search.shared``),
 which deepens on it alone; what they find (the fewest moves of the keys, the
 tries' refutations) is merged.  Both are exact, so the merged verdict, keys
@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
@@ -46,8 +48,23 @@ if TYPE_CHECKING:
 
 RACE_EPSILONS = (0.25, 0.5, 0.125, 0.75)
 """The 1 + epsilon share of each worker racing on one proof (``Workers.prove``)."""
-SPAWN = multiprocessing.get_context("spawn")
-"""Workers are spawned, not forked: a forked copy of a process holding numba's threads is unsafe."""
+
+
+def start_context() -> multiprocessing.context.BaseContext:
+    """How workers start: forked where that is safe (Linux, and this process
+    runs one thread: ksolve's kernels start none), so that they begin with
+    the parent's modules and kernels loaded instead of importing them again
+    (about half a second a worker); spawned otherwise, as from the
+    workbench's job processes, which run a watching thread (a forked copy of
+    a threaded process may inherit a lock some other thread held).
+
+    >>> start_context().get_start_method() in ("fork", "spawn")
+    True
+    """
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
 PROGRESS_EVERY = 1.0
 """Seconds between two progress messages of a worker."""
 
@@ -80,10 +97,11 @@ class Fewest:
 
 
 class Workers:
-    """``jobs`` worker processes; ``load`` gives them a problem (they can serve
-    one after another), ``keys_and_tries`` and ``duals`` put them to work."""
+    """``jobs`` worker processes (started by ``context``, default
+    ``start_context()``); ``load`` gives them a problem (they can serve one
+    after another), ``keys_and_tries`` and ``duals`` put them to work."""
 
-    def __init__(self, jobs: int) -> None:
+    def __init__(self, jobs: int, context: multiprocessing.context.BaseContext | None = None) -> None:
         self.progress: Progress | None = None
         self.started = time.monotonic()
         self.live: dict[int, tuple[int, int]] = {}
@@ -98,9 +116,10 @@ class Workers:
         """The memory the workers of one proof share (``ksolve.search.shared``)."""
         self.loaded = False
         """Whether a problem was loaded (the block then holds its results)."""
+        context = context or start_context()
         for index in range(jobs):
-            parent, child = SPAWN.Pipe()
-            process = SPAWN.Process(target=_serve, args=(child, index, self.block.address), daemon=True)
+            parent, child = context.Pipe()
+            process = context.Process(target=_serve, args=(child, index, self.block.address), daemon=True)
             process.start()
             child.close()
             self.pipes.append(parent)

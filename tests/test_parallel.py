@@ -5,11 +5,14 @@ process, on random problems and bundled ones."""
 from __future__ import annotations
 
 import json
+import multiprocessing
+import sys
+import threading
 
 import pytest
 
 import ksolve
-from ksolve.parallel import Workers
+from ksolve.parallel import Workers, start_context
 from ksolve.verification import verify
 from test_solver_vs_bruteforce import generate_problems
 
@@ -257,3 +260,29 @@ def test_workers_forget_one_problem_before_the_next(pool) -> None:
         problem = ksolve.load_problem_text(f'stipulation = "{stipulation}"\nrules = "{rules}"\n'
                                            f'[position]\nfen = "{fen}"\n')
         assert facts(verify(problem, workers=pool)) == facts(verify(problem)), rules
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_forked_and_spawned_workers_verify_alike(method: str) -> None:
+    """Workers forked with the parent's kernels loaded answer as spawned ones,
+    which import everything again."""
+    problem = ksolve.load_problem("problems/swart-1034.toml")
+    alone = verify(problem)
+    with Workers(jobs=2, context=multiprocessing.get_context(method)) as workers:
+        assert facts(verify(problem, workers=workers)) == facts(alone)
+
+
+def test_workers_are_spawned_while_another_thread_runs() -> None:
+    """A process running a second thread (the workbench's job processes watch
+    their parent in one) spawns its workers: a fork could copy a lock that
+    thread holds."""
+    stop = threading.Event()
+    watcher = threading.Thread(target=stop.wait, daemon=True)
+    watcher.start()
+    try:
+        assert start_context().get_start_method() == "spawn"
+    finally:
+        stop.set()
+        watcher.join()
+    if threading.active_count() == 1 and sys.platform.startswith("linux"):
+        assert start_context().get_start_method() == "fork"
