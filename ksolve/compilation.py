@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from pathlib import Path
 from typing import Callable
@@ -78,7 +79,8 @@ KERNEL_DIGEST = "kernel-sources.digest"
 
 def refresh_kernel_cache(package: Path = PACKAGE) -> bool:
     """Drop numba's cached kernels of ``package`` if any of its kernel sources
-    (the modules that use numba) changed since they were cached; whether it did.
+    (``kernel_sources``: the modules that use numba and those they import)
+    changed since they were cached; whether it did.
 
     Numba checks only a kernel's own file: a kernel calling another module's
     (the orthodox search calls ``legal_moves``) keeps the callee's old code
@@ -115,13 +117,59 @@ def refresh_kernel_cache(package: Path = PACKAGE) -> bool:
 
 
 def _kernel_sources_digest(package: Path) -> str:
-    """A digest of the package's modules that use numba (their paths and text)."""
+    """A digest of the package's kernel sources (their paths and text)."""
     digest = hashlib.blake2b(digest_size=16)
-    for source in sorted(package.rglob("*.py")):
-        text = source.read_bytes()
-        if b"numba" in text:
-            digest.update(source.relative_to(package).as_posix().encode() + b"\0" + text)
+    for source, text in kernel_sources(package):
+        digest.update(source.relative_to(package).as_posix().encode() + b"\0" + text)
     return digest.hexdigest()
+
+
+_USES_NUMBA = re.compile(rb"^[ \t]*(?:from|import)[ \t]+numba\b", re.M)
+_IMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([\w ,\t]*)|import[ \t]+([\w.]+))", re.M)
+
+
+def kernel_sources(package: Path) -> list[tuple[Path, bytes]]:
+    """The modules of ``package`` that use numba and every module of the
+    package they import, transitively (what a cached kernel may have compiled
+    in: a callee, a global table), each with its text, sorted by path.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "kernels.py").write_text("import numba\\nfrom .tables import MASKS\\n")
+    >>> _ = (folder / "tables.py").write_text("MASKS = (1, 2)\\n")
+    >>> _ = (folder / "cli.py").write_text("from .kernels import step  # numba compiles step\\n")
+    >>> [path.name for path, _ in kernel_sources(folder)]
+    ['kernels.py', 'tables.py']
+    """
+    texts = {path: path.read_bytes() for path in package.rglob("*.py")}
+    pending = [path for path, text in texts.items() if _USES_NUMBA.search(text)]
+    chosen: set[Path] = set()
+    while pending:
+        path = pending.pop()
+        if path not in chosen:
+            chosen.add(path)
+            pending.extend(module for module in _imported(package, path, texts[path]) if module in texts)
+    return [(path, texts[path]) for path in sorted(chosen)]
+
+
+def _imported(package: Path, path: Path, text: bytes) -> list[Path]:
+    """The files of ``package`` that the module at ``path`` may import (a
+    module named in an import, or a submodule imported from a package)."""
+    found = []
+    for match in _IMPORT.finditer(text):
+        name = (match[1] or match[3]).decode()
+        if name.startswith("."):  # relative to the importing module's package
+            dots = len(name) - len(name.lstrip("."))
+            base = path.parent.relative_to(package).parts[:len(path.parent.relative_to(package).parts) - dots + 1]
+            parts = list(base) + [part for part in name.lstrip(".").split(".") if part]
+        elif name == package.name or name.startswith(package.name + "."):
+            parts = name.split(".")[1:]
+        else:
+            continue
+        members = [member.split()[0] for member in (match[2] or b"").decode().split(",") if member.strip()]
+        for module in [parts] + [parts + [member] for member in members]:
+            found += [package.joinpath(*module).with_suffix(".py"), package.joinpath(*module, "__init__.py")]
+    return found
 
 
 def _cache_roots(package: Path) -> list[tuple[Path, list[Path]]]:

@@ -60,3 +60,21 @@ def test_the_cache_stays_while_no_kernel_source_changes(tmp_path: Path) -> None:
     assert not refresh_kernel_cache(tmp_path) and cached.exists()
     (tmp_path / "kernels.py").write_text("from numba import njit  # changed\n")
     assert refresh_kernel_cache(tmp_path) and not cached.exists()
+
+
+def test_a_table_the_kernels_import_counts_and_a_module_naming_numba_does_not(tmp_path: Path) -> None:
+    """numba compiles a global table into the kernels that read it, so a
+    changed table module drops the cache although it never imports numba; a
+    module that only mentions numba (a front end's message) does not."""
+    (tmp_path / "kernels.py").write_text("from numba import njit\nfrom .tables import MASKS\n")
+    (tmp_path / "tables.py").write_text("MASKS = (1, 2)\n")
+    (tmp_path / "cli.py").write_text("print('numba is compiling the kernels')\n")
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    cached = cache / "kernels.f-3.py311.1.nbc"
+    refresh_kernel_cache(tmp_path)
+    cached.write_bytes(b"")
+    (tmp_path / "cli.py").write_text("print('numba is still compiling the kernels')\n")
+    assert not refresh_kernel_cache(tmp_path) and cached.exists()
+    (tmp_path / "tables.py").write_text("MASKS = (1, 4)\n")
+    assert refresh_kernel_cache(tmp_path) and not cached.exists()
