@@ -128,10 +128,8 @@ class Workers:
     def load(self, analysis: "Analysis", limits: Limits | None = None, progress: Progress | None = None) -> None:
         """Give every worker the analysis's problem, rules and moves, each with
         its share of the limits (the memory budget and nodes split evenly)."""
-        limits = limits or Limits()
         jobs = len(self.pipes)
-        share = Limits(limits.seconds, None if limits.nodes is None else max(1, limits.nodes // jobs),
-                       None if limits.memory is None else limits.memory // jobs)
+        share = (limits or Limits()).share(jobs)
         self.progress, self.started, self.live = progress, time.monotonic(), {}
         if self.loaded:
             self.block.clear()

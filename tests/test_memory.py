@@ -107,15 +107,18 @@ def test_a_search_over_its_budget_is_unknown_not_killed(monkeypatch) -> None:
     assert "memory budget 1,024 MB reached" in result.reason
 
 
-def test_a_budget_below_the_process_size_is_one_line(tmp_path) -> None:
+@pytest.mark.parametrize("jobs, needs", [("1", "ksolve needs to search: it holds"),
+                                         ("2", "2 worker processes need to search: each holds")])
+def test_a_budget_below_the_process_size_is_one_line(jobs: str, needs: str) -> None:
+    """The budget named is the one asked for, also when workers share it."""
     from click.testing import CliRunner
 
     from ksolve.cli import main
 
-    out = CliRunner().invoke(main, ["solve", "problems/rotenberg-1976.toml", "--max-memory", "20M"])
+    out = CliRunner().invoke(main, ["solve", "problems/rotenberg-1976.toml", "--max-memory", "20M", "--jobs", jobs])
     assert out.exit_code == 2, out.output
     assert out.output.count("ksolve: error:") == 1 and "Traceback" not in out.output
-    assert "--max-memory: 20 MB is less than ksolve needs to search" in out.output
+    assert f"--max-memory: 20 MB is less than {needs}" in out.output
 
 
 def test_prover_over_budget_raises_search_aborted() -> None:
@@ -155,3 +158,14 @@ def test_a_strategy_read_back_past_the_budget_stays_solved(monkeypatch, tmp_path
     assert out.exit_code == 0 and "Traceback" not in out.output, out.output
     assert "White mates in at most 8" in out.output and "The strategy is not shown" in out.output
     assert f"ksolve: no certificate written to {certificate}" in out.output and not certificate.exists()
+
+
+def test_a_workers_memory_stop_names_the_budget_asked_for() -> None:
+    from ksolve.search.run import Limits, SearchRun
+
+    run = SearchRun(Limits(memory=200 << 20).share(2))
+    run.guard.read = lambda: 300 << 20
+    assert run.guard.check() == "memory budget 200 MB (a worker's share: 100 MB) reached"
+    alone = SearchRun(Limits(memory=200 << 20))
+    alone.guard.read = lambda: 300 << 20
+    assert alone.guard.check() == "memory budget 200 MB reached"

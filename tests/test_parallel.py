@@ -75,7 +75,7 @@ def test_a_stopped_verification_in_workers_names_the_attempts_left(pool) -> None
     report = verify(ksolve.load_problem("problems/rotenberg-1976.toml"), limits=Limits(nodes=3000), workers=pool)
     assert report.verdict == "unknown"
     reason = report.line()
-    assert reason.startswith("not decided: node limit 1,500 reached; first moves not decided: 1."), reason
+    assert reason.startswith("not decided: node limit 3,000 reached; first moves not decided: 1."), reason  # the limit asked for
     assert "(depth " in reason and reason.endswith("(not begun)")
 
 

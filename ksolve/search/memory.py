@@ -96,22 +96,33 @@ class MemoryPlan:
         return cls(None, MAX_ORTHODOX_SLOTS, None, None)
 
     @classmethod
-    def for_budget(cls, budget: int, in_use: int | None = None) -> "MemoryPlan":
+    def for_budget(cls, budget: int, in_use: int | None = None, workers: int = 1) -> "MemoryPlan":
         """The plan for ``budget`` bytes when the process already holds ``in_use``
         (default: its resident size now); ``BudgetTooSmall`` if that leaves
-        less than ``MIN_FREE``."""
+        less than ``MIN_FREE``.  ``workers``: the budget is one of so many
+        worker processes' share of ``--max-memory``.
+
+        >>> MemoryPlan.for_budget(100 << 20, in_use=90 << 20, workers=2)
+        Traceback (most recent call last):
+        ...
+        ksolve.search.memory.BudgetTooSmall: --max-memory: 200 MB is less than 2 worker processes need to search: each holds 90 MB before searching and needs 32 MB more (--jobs 1: one process)
+        """
         in_use = (resident_bytes() or 0) if in_use is None else in_use
         free = budget - in_use
+        if free < MIN_FREE and workers > 1:
+            raise BudgetTooSmall(f"--max-memory: {megabytes(budget * workers)} is less than {workers} worker processes need "
+                                 f"to search: each holds {megabytes(in_use)} before searching and needs {megabytes(MIN_FREE)} "
+                                 "more (--jobs 1: one process)")
         if free < MIN_FREE:
-            raise BudgetTooSmall(f"--max-memory: {_mb(budget)} is less than ksolve needs to search: it holds {_mb(in_use)} "
-                                 f"before searching and needs {_mb(MIN_FREE)} more")
+            raise BudgetTooSmall(f"--max-memory: {megabytes(budget)} is less than ksolve needs to search: it holds {megabytes(in_use)} "
+                                 f"before searching and needs {megabytes(MIN_FREE)} more")
         slots = MIN_ORTHODOX_SLOTS
         while slots * 2 <= MAX_ORTHODOX_SLOTS and slots * 2 * ORTHODOX_SLOT_BYTES <= free * ORTHODOX_SHARE:
             slots *= 2
         return cls(budget, slots, int(free * TABLE_SHARE) // ENTRY_BYTES, int(free * BELIEF_SHARE))
 
 
-def _mb(size: int) -> str:
+def megabytes(size: int) -> str:
     return f"{size / 2**20:,.0f} MB"
 
 
@@ -131,8 +142,11 @@ class MemoryGuard:
     'memory budget 0 MB reached'
     """
 
-    def __init__(self, budget: int | None, read: Callable[[], int | None] | None = None) -> None:
+    def __init__(self, budget: int | None, read: Callable[[], int | None] | None = None,
+                 named: str | None = None) -> None:
         self.budget = budget
+        self.named = named
+        """How the reason to give up names the budget (default: its size)."""
         self.read = read
         """Reads the resident size (default ``resident_bytes``)."""
         self._sheds: list[weakref.WeakMethod] = []
@@ -166,4 +180,4 @@ class MemoryGuard:
                 return None
         elif size <= self.budget * HARD_MARGIN:
             return None
-        return f"memory budget {_mb(self.budget)} reached"
+        return f"memory budget {self.named or megabytes(self.budget)} reached"

@@ -127,8 +127,9 @@ class Prover:
                  run: SearchRun | None = None, memory: MemoryPlan | None = None) -> None:
         self.rules = rules
         self.run = run or SearchRun(limits, progress)
-        budget = self.run.limits.memory
-        self.memory = memory or (MemoryPlan.unbounded() if budget is None else MemoryPlan.for_budget(budget))
+        limits = self.run.limits
+        self.memory = memory or (MemoryPlan.unbounded() if limits.memory is None
+                                 else MemoryPlan.for_budget(limits.memory, workers=limits.workers))
         """What the tables may hold (``result_entries`` here, ``number_entries``
         for proof numbers); by default planned from the run's memory limit."""
         self.table = ResultTable(self.memory.result_entries)

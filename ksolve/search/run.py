@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ksolve.compilation import work_clock
-from ksolve.search.memory import MemoryGuard
+from ksolve.search.memory import MemoryGuard, megabytes
 
 
 class SearchAborted(Exception):
@@ -36,6 +36,29 @@ class Limits:
     seconds: float | None = None
     nodes: int | None = None
     memory: int | None = None
+    workers: int = 1
+    """How many worker processes share the limits ``asked`` (``share``)."""
+    asked: Limits | None = None
+    """The limits asked for, when these are one worker's share of them: what
+    the messages name."""
+
+    def share(self, workers: int) -> Limits:
+        """One of ``workers`` processes' share: the nodes and the memory split
+        evenly, the same time.
+
+        >>> share = Limits(10, 1001, 3 << 20).share(2)
+        >>> share.nodes, share.memory, share.asked.nodes
+        (500, 1572864, 1001)
+        """
+        if workers == 1:
+            return self
+        return Limits(self.seconds, None if self.nodes is None else max(1, self.nodes // workers),
+                      None if self.memory is None else self.memory // workers, workers, self)
+
+    @property
+    def named(self) -> Limits:
+        """The limits a message names: those asked for."""
+        return self.asked or self
 
 
 @dataclass
@@ -72,7 +95,9 @@ class SearchRun:
         self.stats = Stats()
         self.depth = 0
         """The depth (White moves) being searched, for progress reports."""
-        self.guard = MemoryGuard(self.limits.memory)
+        named = self.limits.named.memory
+        self.guard = MemoryGuard(self.limits.memory, named=None if self.limits.workers == 1 or named is None
+                                 else f"{megabytes(named)} (a worker's share: {megabytes(self.limits.memory)})")
         self._next_check = CHECK_EVERY
 
     def tick(self) -> None:
@@ -83,7 +108,7 @@ class SearchRun:
             return
         self._next_check = stats.nodes + CHECK_EVERY
         if self.limits.nodes is not None and stats.nodes >= self.limits.nodes:
-            raise SearchAborted(f"node limit {self.limits.nodes:,} reached")
+            raise SearchAborted(f"node limit {self.limits.named.nodes:,} reached")
         if self.limits.seconds is not None and stats.seconds >= self.limits.seconds:
             raise SearchAborted(f"time limit {self.limits.seconds:g} s reached")
         over_memory = self.guard.check()
