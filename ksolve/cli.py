@@ -15,8 +15,9 @@ from typing import NoReturn
 import click
 
 from ksolve.cli_support import (DEFAULT_TIMEOUT, EXIT_NO_SOLUTION, EXIT_SOLVED, EXIT_UNKNOWN, Group,
-                                 check_writable, fail, input_errors, max_memory_option, progress_printer,
-                                 resources, say_when_compiling, say_when_interrupted, search_limits, write_output)
+                                 check_writable, fail, input_errors, machine_cores, max_memory_option,
+                                 progress_printer, resources, say_when_compiling, say_when_interrupted,
+                                 search_limits, solve_jobs, write_output)
 from ksolve import cli_compose
 from ksolve.cli_compose import jobs_option, scheduler_option
 
@@ -76,12 +77,14 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
               help="Prove mate in at most N without looking for a shorter mate (much faster on long problems).")
 @click.option("--full", is_flag=True, help="Print the whole strategy tree, every answer and reply class.")
 @click.option("--twin", "twin_name", metavar="NAME", help="Solve this twin ([[twin]] name) of the problem file.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes sharing White's first attempts (a belief with one first class).")
+@click.option("--jobs", type=click.IntRange(min=0), default=None,
+              help="Worker processes sharing White's first attempts (a belief with one first class; 0: one "
+                   "per core).  Default: one per core for the shortest mate, one process with --at-most "
+                   "(the workers would race, each holding a whole search) or --search dfs.")
 @max_memory_option
 def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rules_name: str | None,
           timeout: float, max_nodes: int | None, as_json: bool, certificate_path: str | None,
-          search: str, at_most: bool, full: bool, twin_name: str | None, jobs: int) -> None:
+          search: str, at_most: bool, full: bool, twin_name: str | None, jobs: int | None) -> None:
     """Prove that White wins whatever the hidden units and whatever Black plays,
     and print the strategy (exit 0), or that he cannot (exit 1); 3: unknown;
     130: interrupted (Ctrl-C), with what was established so far.
@@ -95,6 +98,7 @@ def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rul
     """
     import ksolve
 
+    jobs = solve_jobs(jobs, at_most, search)
     if certificate_path and file.endswith(".pgn"):
         fail("--certificate: certificates are checked against a problem file (.toml), not a game")
     if certificate_path:
@@ -179,7 +183,8 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
     3 unknown, 130 interrupted (Ctrl-C).  --jobs N: a folder's problems
     verified at once on a local Dask cluster of N workers (--scheduler: an
     existing cluster); one problem's first attempts shared by N worker
-    processes (the same answers, sooner on several cores).
+    processes (the same answers, sooner on several cores; by default one
+    per core, --jobs 1: one process).
 
     \b
     Example:
@@ -209,9 +214,7 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
         fail("--scheduler/--results: for a folder of problems (one problem's first attempts are shared by "
              "local worker processes: --jobs N)")
     else:
-        import os
-
-        processes = 1 if jobs is None else jobs or os.cpu_count() or 1
+        processes = jobs or machine_cores()  # by default one per core
         reports = []
         for problem in problems:
             with input_errors():

@@ -188,6 +188,32 @@ def search_limits(timeout: float | None, max_nodes: int | None = None):
     return ksolve.Limits(timeout or None, max_nodes, memory)
 
 
+def machine_cores() -> int:
+    """This machine's cores (at least one): the default number of worker processes."""
+    import os
+
+    return os.cpu_count() or 1
+
+
+def solve_jobs(jobs: int | None, at_most: bool, search: str) -> int:
+    """The worker processes of ``ksolve solve``: ``--jobs`` (0: one per core);
+    by default one per core for a shortest mate by proof numbers, one process
+    for ``--at-most`` (the workers would race, each holding a whole search,
+    for little gain: ``README.md``) and for ``--search dfs`` (the workers
+    search by proof numbers, so asking for both is an error).
+
+    >>> solve_jobs(None, True, "pn"), solve_jobs(3, False, "pn"), solve_jobs(None, False, "dfs")
+    (1, 3, 1)
+    """
+    if search == "dfs":
+        if jobs not in (None, 1):
+            fail("--jobs: worker processes search by proof numbers; --search dfs runs in one process")
+        return 1
+    if jobs is None:
+        return 1 if at_most else machine_cores()
+    return jobs or machine_cores()
+
+
 def progress_printer(deepening_goal: str | None = None, subject: str = ""):
     """A progress callback that writes to stderr at most once a second, after the first second,
     and tells Ctrl-C what was established (after ``subject``): with ``deepening_goal`` (the
