@@ -116,6 +116,8 @@ CASES = [
      "solve huge.toml --max-memory 1G",
      "huge.toml: position.hidden: the belief would need ~13,247,724 positions (5.3 GB), over the memory budget "
      "of 1.0 GB (--max-memory)"),
+    ("workers asked for a depth-first search", {}, "solve problems/foster-1996.toml --search dfs --jobs 2",
+     "--jobs: worker processes search by proof numbers; --search dfs runs in one process"),
     ("a memory budget that is not a size", {}, "solve problems/foster-1996.toml --max-memory lots",
      "--max-memory: 'lots' is not a size such as 4G, 512M or 1.5G"),
     ("Fog of War's 50-move draw within reach", {"fog.toml": b'stipulation = "xk3"\nrules = "fog-of-war"\n'
