@@ -47,7 +47,7 @@ VERIFY_RESULTS = ROOT / "benchmarks" / "results" / "family-verify.json"
 def least_budget_mb(path: Path) -> int:
     """The least ``--max-memory`` ksolve accepts for ``path``, read from its
     one-line refusal of 1 MB ("it holds H MB before searching and needs N MB more")."""
-    error = run(["solve", str(path), "--json", "--max-memory", "1M"], None).get("error", "")
+    error = run(["solve", str(path), "--json", "--jobs", "1", "--max-memory", "1M"], None).get("error", "")
     found = re.search(r"holds (\d+) MB before searching and needs (\d+) MB more", error)
     if found is None:
         raise SystemExit(f"unexpected answer to a 1 MB budget: {error!r}")
@@ -116,7 +116,7 @@ def measure(path: Path, timeout: float, verify: bool, shortest_up_to: int, at_mo
     result = {"problem": path.stem, "moves": problem.moves, "positions": len(problem.belief())}
     with tempfile.TemporaryDirectory() as scratch:
         certificate = Path(scratch) / "certificate.json"
-        result["at_most"] = solve_row(path, timeout, "--at-most", "--certificate", str(certificate))
+        result["at_most"] = solve_row(path, timeout, "--at-most", "--jobs", "1", "--certificate", str(certificate))
         if certificate.exists():
             result["check"] = check_row(path, certificate)
     if at_most_only:
@@ -125,10 +125,10 @@ def measure(path: Path, timeout: float, verify: bool, shortest_up_to: int, at_mo
     peak = result["at_most"]["peak_mb"]
     floor_mb = least_budget_mb(path)
     budget = floor_mb + max(0, (peak - floor_mb) // 4)
-    result["quarter"] = dict(solve_row(path, timeout * 4, "--at-most", "--max-memory", f"{budget}M"),
+    result["quarter"] = dict(solve_row(path, timeout * 4, "--at-most", "--jobs", "1", "--max-memory", f"{budget}M"),
                              budget_mb=budget, floor_mb=floor_mb)
     if problem.moves <= shortest_up_to:
-        result["shortest"] = solve_row(path, timeout)
+        result["shortest"] = solve_row(path, timeout, "--jobs", "1")
         result["shortest_jobs2"] = solve_row(path, timeout, "--jobs", "2")
     else:  # refuting every shorter depth takes far longer than the timeout (noted in the problem file)
         result["shortest"] = result["shortest_jobs2"] = {"status": "not run", "moves": problem.moves}

@@ -4,9 +4,10 @@ Each command runs as a fresh process (warm numba cache), ``--repeats`` times;
 the median wall time is reported, with the peak resident size.  The
 references, measured in the same run: ``python -c pass`` and ``import numba``
 (the floor any numba program pays), and a mate in one (every kernel a solve
-loads, no search to speak of).  ``--jobs 2`` is the same solve or verification
-over two worker processes: its ratio to one process is the speed-up on this
-machine's cores.
+loads, no search to speak of).  The rows without ``--jobs 2`` are one process
+(``--jobs 1``; ``solve`` and ``verify`` use a worker per core by default);
+``--jobs 2`` is the same solve or verification over two worker processes: its
+ratio to one process is the speed-up on this machine's cores.
 
     python benchmarks/bench_startup.py [--repeats 5] [-o OUT.json]
 """
@@ -40,12 +41,13 @@ def commands(mate_in_one: str) -> dict[str, list[str]]:
         "import numba": python + ["-c", "import numba"],
         "import ksolve.api": python + ["-c", "import ksolve.api"],
         "ksolve --help": ksolve + ["--help"],
-        "solve #1": ksolve + ["solve", mate_in_one],
-        "solve rotenberg": ksolve + ["solve", ROTENBERG],
-        "solve rotenberg --at-most": ksolve + ["solve", ROTENBERG, "--at-most"],
+        "solve #1": ksolve + ["solve", mate_in_one, "--jobs", "1"],
+        "solve #1 --jobs 2": ksolve + ["solve", mate_in_one, "--jobs", "2"],
+        "solve rotenberg": ksolve + ["solve", ROTENBERG, "--jobs", "1"],
+        "solve rotenberg --at-most": ksolve + ["solve", ROTENBERG, "--at-most", "--jobs", "1"],
         "solve rotenberg --jobs 2": ksolve + ["solve", ROTENBERG, "--jobs", "2"],
         "solve rotenberg --at-most --jobs 2": ksolve + ["solve", ROTENBERG, "--at-most", "--jobs", "2"],
-        "verify rotenberg": ksolve + ["verify", ROTENBERG],
+        "verify rotenberg": ksolve + ["verify", ROTENBERG, "--jobs", "1"],
         "verify rotenberg --jobs 2": ksolve + ["verify", ROTENBERG, "--jobs", "2"],
     }
 
