@@ -16,10 +16,15 @@ its own peak resident size, read with ``os.wait4``):
   ``--shortest-up-to`` moves (11: the 13-mover's depth 12 alone takes 45 minutes);
 - ``verify`` (with ``--verify``): ``verify --jobs 2 --tries 3``: keys, each
   key's fewest moves, tries, duals.  ``--verify-only`` runs that alone and
-  writes ``benchmarks/results/family-verify.json``.
+  writes ``benchmarks/results/family-verify.json``;
+- ``cores`` (with ``--cores``, alone): the shortest mate and the verification
+  each with ``--jobs 1`` and ``--jobs 2`` on the members of at most
+  ``--shortest-up-to`` moves, their speed-ups on two cores and whether both
+  answer alike, into ``benchmarks/results/family-cores.json``.
 
     python benchmarks/bench_family.py [--only ID ...] [--timeout S] [--verify] [--shortest-up-to N] [-o OUT.json]
     python benchmarks/bench_family.py --verify-only [--only ID ...] [--timeout S]
+    python benchmarks/bench_family.py --cores [--only ID ...] [--timeout S]
     python benchmarks/bench_family.py --table     # the README's table from the JSON
 """
 
@@ -42,6 +47,7 @@ from common import machine, measured_process  # noqa: E402
 FAMILY = ROOT / "problems" / "family"
 RESULTS = ROOT / "benchmarks" / "results" / "family.json"
 VERIFY_RESULTS = ROOT / "benchmarks" / "results" / "family-verify.json"
+CORES_RESULTS = ROOT / "benchmarks" / "results" / "family-cores.json"
 
 
 def least_budget_mb(path: Path) -> int:
@@ -83,8 +89,8 @@ def check_row(path: Path, certificate: Path) -> dict:
     return row
 
 
-def verify_row(path: Path, timeout: float) -> dict:
-    row = run(["verify", str(path), "--json", "--jobs", "2", "--tries", "3"], timeout)
+def verify_row(path: Path, timeout: float, jobs: int = 2) -> dict:
+    row = run(["verify", str(path), "--json", "--jobs", str(jobs), "--tries", "3"], timeout)
     output = row.pop("output", {})
     row.update(verdict=output.get("verdict"), line=output.get("line"), nodes=output.get("nodes"),
                keys=[(key["san"], key["moves"]) for key in output.get("keys", [])],
@@ -173,6 +179,8 @@ def main() -> None:
                         help=f"Only verify each problem (--jobs 2), into {VERIFY_RESULTS.name}.")
     parser.add_argument("--at-most-only", action="store_true",
                         help="Only the --at-most proofs and their certificates (write them with -o elsewhere).")
+    parser.add_argument("--cores", action="store_true",
+                        help=f"Only the shortest mate and the verification with one and two jobs, into {CORES_RESULTS.name}.")
     parser.add_argument("--table", action="store_true", help="Print the README's table from the JSON.")
     parser.add_argument("-o", "--output", default=str(RESULTS))
     args = parser.parse_args()
@@ -180,9 +188,14 @@ def main() -> None:
         print(table(json.loads(Path(args.output).read_text())))
         if VERIFY_RESULTS.exists():
             print(verify_table(json.loads(VERIFY_RESULTS.read_text())))
+        if CORES_RESULTS.exists():
+            print(cores_table(json.loads(CORES_RESULTS.read_text())))
         return
     if args.verify_only:
         verify_only(args)
+        return
+    if args.cores:
+        cores(args)
         return
     results = []
     for path in sorted(FAMILY.glob("*.toml")):
@@ -216,6 +229,44 @@ def verify_only(args: argparse.Namespace) -> None:
     VERIFY_RESULTS.write_text(json.dumps(report, indent=2) + "\n")
     print(verify_table(report))
     print(f"wrote {VERIFY_RESULTS}")
+
+
+def cores(args: argparse.Namespace) -> None:
+    """The shortest mate and the verification of each member with one job and
+    two, into ``CORES_RESULTS``."""
+    results = []
+    for path in sorted(FAMILY.glob("*.toml")):
+        moves = int(re.search(r'stipulation = "#(\d+)"', path.read_text())[1])
+        if (args.only and path.stem not in args.only) or moves > args.shortest_up_to:
+            continue
+        result = {"problem": path.stem, "moves": moves}
+        for jobs in (1, 2):
+            result[f"shortest_jobs{jobs}"] = solve_row(path, args.timeout, "--jobs", str(jobs))
+            result[f"verify_jobs{jobs}"] = verify_row(path, args.timeout, jobs)
+        one, two = result["shortest_jobs1"], result["shortest_jobs2"]
+        verified = result["verify_jobs1"], result["verify_jobs2"]
+        result["same_answers"] = ((one["status"], one["moves"]) == (two["status"], two["moves"])
+                                  and all(verified[0][name] == verified[1][name] for name in ("verdict", "keys", "tries_total")))
+        results.append(result)
+        print(json.dumps(result), flush=True)
+    report = {"benchmark": "family-cores", "date": time.strftime("%Y-%m-%dT%H:%M:%S"), "machine": machine(),
+              "timeout": args.timeout, "results": results}
+    CORES_RESULTS.write_text(json.dumps(report, indent=2) + "\n")
+    print(cores_table(report))
+    print(f"wrote {CORES_RESULTS}")
+
+
+def cores_table(report: dict) -> str:
+    """The README's table of one job against two."""
+    lines = ["| problem | #n | shortest s, 1 job | 2 jobs | speed-up | verify s, 1 job | 2 jobs | speed-up | same answers |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in report["results"]:
+        cells = []
+        for part in ("shortest", "verify"):
+            one, two = r[f"{part}_jobs1"]["seconds"], r[f"{part}_jobs2"]["seconds"]
+            cells += [f"{one:.1f}", f"{two:.1f}", f"{one / two:.2f}x"]
+        lines.append(f"| {r['problem']} | {r['moves']} | " + " | ".join(cells) + f" | {'yes' if r['same_answers'] else 'no'} |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
