@@ -8,7 +8,7 @@ on the path (numba kernels from each checkout's cache: a first run compiles
 them and is not counted); the figure is its wall time, the median of
 ``--runs``, and the ratio baseline / current (above 1: this checkout is faster).
 
-    python benchmarks/bench_checkouts.py --baseline /tmp/base [--runs 2] [-o OUT.json]
+    python benchmarks/bench_checkouts.py --baseline /tmp/base [--runs 2] [--only TEXT] [-o OUT.json]
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ CASES = [
     ("solve --at-most --jobs 1", "problems/family/family-11-walls-c6-e3.toml"),
     ("solve --at-most --jobs 1", "problems/anderson-37.toml"),
     ("verify --jobs 2", "problems/rotenberg-1976.toml"),
+    ("solve --jobs 2", "problems/rotenberg-1976.toml"),
+    ("solve --at-most --jobs 2", "problems/rotenberg-1976.toml"),
     ("solve --jobs 2", "problems/family/family-11-walls-a5-e3.toml"),
 ]
 
@@ -51,6 +53,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", type=Path, required=True, help="The other checkout.")
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--only", help="Only the cases whose command contains this text, e.g. 'jobs 2'.")
     parser.add_argument("-o", "--output", type=Path, default=ROOT / "benchmarks" / "results" / "checkouts.json")
     args = parser.parse_args()
     checkouts = {"baseline": args.baseline.resolve(), "current": ROOT}
@@ -60,6 +63,8 @@ def main() -> None:
                          dict(os.environ, PYTHONPATH=str(checkout)))
     rows = []
     for command, problem in CASES:
+        if args.only and args.only not in command:
+            continue
         runs: dict[str, list[dict]] = {name: [] for name in checkouts}
         for _ in range(args.runs):
             for name, checkout in checkouts.items():
