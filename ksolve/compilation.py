@@ -158,10 +158,10 @@ def _imported(package: Path, path: Path, text: bytes) -> list[Path]:
     found = []
     for match in _IMPORT.finditer(text):
         name = (match[1] or match[3]).decode()
-        if name.startswith("."):  # relative to the importing module's package
-            dots = len(name) - len(name.lstrip("."))
-            base = path.parent.relative_to(package).parts[:len(path.parent.relative_to(package).parts) - dots + 1]
-            parts = list(base) + [part for part in name.lstrip(".").split(".") if part]
+        if name.startswith("."):  # relative: one dot is the importing module's package, each more its parent
+            here = path.parent.relative_to(package).parts
+            up = len(name) - len(name.lstrip(".")) - 1
+            parts = list(here[:len(here) - up]) + [part for part in name.lstrip(".").split(".") if part]
         elif name == package.name or name.startswith(package.name + "."):
             parts = name.split(".")[1:]
         else:
