@@ -230,19 +230,27 @@ class Workers:
         """The fewest moves (``low`` .. ``high``) with which one of ``firsts`` wins
         the analysis's one first class: the attempts dealt round-robin, each
         worker deepening on its share as one OR; a depth is settled when every
-        worker has either refuted it or won at or below it.  The key is the
-        first, in the attempts' order, of those found winning at that depth
+        worker has either refuted it or won at or below it.  A worker that
+        refutes its whole share helps another still deepening: it takes the
+        second half of the attempts that one has not yet handed out and deepens
+        on them from that one's depth (the owner keeps its whole share, so
+        what settles a depth is unchanged; a helper's win is a win).  The key is
+        the first, in the attempts' order, of those found winning at that depth
         (with several keys, which one is found first may vary from run to run);
         asking "Any?" only when no attempt wins as fast, as in one process."""
         jobs = len(self.pipes)
+        shares = {index: firsts[index::jobs] for index in range(jobs)}
         for index in range(jobs):
-            self._send(index, ("fewest", firsts[index::jobs], low, high), "solving")
+            self._send(index, ("fewest", shares[index], low, high), "solving")
         order = {first: index for index, first in enumerate(firsts)}
         done = dict.fromkeys(range(jobs), low - 1)
+        """Per worker, the deepest depth refuted for its own share."""
         wins: dict[int, tuple[int, int]] = {}
         nodes: dict[int, int] = {}
         result = Fewest()
         running = set(range(jobs))
+        owner_of: dict[int, int] = {}
+        """Per helping worker, the worker whose share it took part of."""
         def settled(depth: int) -> bool:
             return all((w in wins and wins[w][0] <= depth) or done[w] >= depth for w in range(jobs))
 
@@ -259,7 +267,8 @@ class Workers:
                 break
             worker, message = self._next_answer(running, "solving")
             if message[0] == "depth":
-                done[worker] = message[1]
+                if worker not in owner_of:
+                    done[worker] = message[1]
                 continue
             _, won, nodes[worker], aborted = message
             running.discard(worker)
@@ -267,9 +276,33 @@ class Workers:
                 wins[worker] = won
             elif aborted is not None:
                 result.aborted = result.aborted or aborted
+            else:
+                if worker not in owner_of:
+                    done[worker] = high  # its whole share refuted
+                self._help(worker, shares, running, owner_of, done, high if best is None else best - 1)
         result.nodes = sum(nodes.values())
         result.settled = min(done.values())
         return result
+
+    def _help(self, worker: int, shares: dict[int, list[int]], running: set[int], owner_of: dict[int, int],
+              done: dict[int, int], high: int) -> None:
+        """Hand idle ``worker`` the second half of the largest share a running
+        worker has not yet handed out (that share keeps the first half), to
+        deepen on from its owner's depth up to ``high``; nothing if no share
+        has two attempts left."""
+        candidates = [other for other in running if len(shares[other]) > 1]
+        if not candidates:
+            return
+        other = max(candidates, key=lambda candidate: len(shares[candidate]))
+        owner = owner_of.get(other, other)
+        start = done[owner] + 1
+        if start > high:
+            return
+        half = len(shares[other]) // 2
+        shares[worker], shares[other] = shares[other][half:], shares[other][:half]
+        owner_of[worker] = owner
+        running.add(worker)
+        self._send(worker, ("fewest", shares[worker], start, high), "solving")
 
     def prove(self, low: int, high: int) -> "Fewest":
         """The fewest moves (``low`` .. ``high``) with which White wins the

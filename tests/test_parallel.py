@@ -286,3 +286,25 @@ def test_workers_are_spawned_while_another_thread_runs() -> None:
         watcher.join()
     if threading.active_count() == 1 and sys.platform.startswith("linux"):
         assert start_context().get_start_method() == "fork"
+
+
+def test_a_worker_done_with_its_share_takes_half_of_the_largest_share_left() -> None:
+    """``Workers._help``: the idle worker deepens on the second half of the
+    attempts a running worker has not handed out yet, from that share's
+    owner's depth; the share keeps its first half for the next helper."""
+    sent = []
+    workers = Workers.__new__(Workers)
+    workers._send = lambda worker, request, what="verification": sent.append((worker, request))
+    shares = {0: [10, 11, 12, 13, 14], 1: [], 2: [20, 21]}
+    running, owner_of, done = {0, 2}, {}, {0: 6, 1: 11, 2: 4}
+    workers._help(1, shares, running, owner_of, done, 11)
+    assert sent == [(1, ("fewest", [12, 13, 14], 7, 11))]
+    assert shares[0] == [10, 11] and owner_of == {1: 0} and running == {0, 1, 2}
+    running.discard(2)
+    done[2] = 11
+    workers._help(2, shares, running, owner_of, done, 11)  # a helper's share is split in turn, from the owner's depth
+    assert sent[-1] == (2, ("fewest", [13, 14], 7, 11)) and shares[1] == [12] and owner_of[2] == 0
+    done[0] = 11
+    running.discard(1)
+    workers._help(1, shares, running, owner_of, done, 11)  # the owner refuted every depth: no help wanted
+    assert len(sent) == 2 and 1 not in running
