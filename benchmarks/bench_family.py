@@ -24,7 +24,7 @@ its own peak resident size, read with ``os.wait4``):
 
     python benchmarks/bench_family.py [--only ID ...] [--timeout S] [--verify] [--shortest-up-to N] [-o OUT.json]
     python benchmarks/bench_family.py --verify-only [--only ID ...] [--timeout S]
-    python benchmarks/bench_family.py --cores [--only ID ...] [--timeout S]
+    python benchmarks/bench_family.py --cores [--only ID ...] [--timeout S] [-o OUT.json]
     python benchmarks/bench_family.py --table     # the README's table from the JSON
 """
 
@@ -251,9 +251,10 @@ def cores(args: argparse.Namespace) -> None:
         print(json.dumps(result), flush=True)
     report = {"benchmark": "family-cores", "date": time.strftime("%Y-%m-%dT%H:%M:%S"), "machine": machine(),
               "timeout": args.timeout, "results": results}
-    CORES_RESULTS.write_text(json.dumps(report, indent=2) + "\n")
+    output = CORES_RESULTS if args.output == str(RESULTS) else Path(args.output)
+    output.write_text(json.dumps(report, indent=2) + "\n")
     print(cores_table(report))
-    print(f"wrote {CORES_RESULTS}")
+    print(f"wrote {output}")
 
 
 def cores_table(report: dict) -> str:
