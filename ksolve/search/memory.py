@@ -142,11 +142,10 @@ class MemoryGuard:
     'memory budget 0 MB reached'
     """
 
-    def __init__(self, budget: int | None, read: Callable[[], int | None] | None = None,
-                 named: str | None = None) -> None:
+    def __init__(self, budget: int | None, read: Callable[[], int | None] | None = None, workers: int = 1) -> None:
         self.budget = budget
-        self.named = named
-        """How the reason to give up names the budget (default: its size)."""
+        self.workers = workers
+        """How many worker processes share ``--max-memory``, ``budget`` being one's share."""
         self.read = read
         """Reads the resident size (default ``resident_bytes``)."""
         self._sheds: list[weakref.WeakMethod] = []
@@ -180,4 +179,6 @@ class MemoryGuard:
                 return None
         elif size <= self.budget * HARD_MARGIN:
             return None
-        return f"memory budget {self.named or megabytes(self.budget)} reached"
+        if self.workers > 1:
+            return f"memory budget {megabytes(self.budget * self.workers)} (a worker's share: {megabytes(self.budget)}) reached"
+        return f"memory budget {megabytes(self.budget)} reached"

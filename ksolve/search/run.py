@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ksolve.compilation import work_clock
-from ksolve.search.memory import MemoryGuard, megabytes
+from ksolve.search.memory import MemoryGuard
 
 
 class SearchAborted(Exception):
@@ -95,9 +95,7 @@ class SearchRun:
         self.stats = Stats()
         self.depth = 0
         """The depth (White moves) being searched, for progress reports."""
-        named = self.limits.named.memory
-        self.guard = MemoryGuard(self.limits.memory, named=None if self.limits.workers == 1 or named is None
-                                 else f"{megabytes(named)} (a worker's share: {megabytes(self.limits.memory)})")
+        self.guard = MemoryGuard(self.limits.memory, workers=self.limits.workers)
         self._next_check = CHECK_EVERY
 
     def tick(self) -> None:
