@@ -1,15 +1,16 @@
 """One verification over several worker processes (``ksolve verify FILE --jobs N``).
 
-A verification is mostly the iterative deepening over every first attempt
-(which wins, and in how few moves) and each try's refutation.  First
-attempts are independent questions, so each is handed to the next idle one
-of ``jobs`` worker processes (each with its own prover, sharing the
-proofs, disproofs and orthodox bounds found, ``ksolve.search.shared``),
-which deepens on it alone; what they find (the fewest moves of the keys, the
-tries' refutations) is merged.  Both are exact, so the merged verdict, keys
-and tries are those of one process.  The duals of a single key: the worker
-that holds its proof reads the strategy back into questions, one a White
-turn, which the workers then share.
+A verification is mostly finding which first attempts win, in how few
+moves, and refuting the others.  First attempts are independent questions,
+so they are shared among ``jobs`` worker processes (each with its own
+prover, sharing the proofs, disproofs and orthodox bounds found,
+``ksolve.search.shared``): each is handed to the next idle worker
+(``Workers.keys_and_tries``), which decides it at the stipulated depth
+first, then a key's fewest moves (with several first classes or probes it
+deepens on the attempt from one move); what they find is merged.  Both are exact, so
+the merged verdict, keys and tries are those of one process.  The duals of
+a single key: the worker that holds its proof reads the strategy back into
+questions, one a White turn, which the workers then share.
 
 Workers send their progress (nodes, depth) at most once a second; Ctrl-C
 reaches only the parent, which stops them.
@@ -80,6 +81,8 @@ class Split:
     """Why a worker stopped early (its limit), None when all finished."""
     undecided: dict[int, int] = field(default_factory=dict)
     """The first attempts left undecided, each with the depth it stopped at (0: never begun)."""
+    within: list[int] = field(default_factory=list)
+    """Keys found to win within the moves whose fewest moves a limit left undecided."""
 
 
 @dataclass
@@ -156,11 +159,16 @@ class Workers:
             pipe.close()
         self.block.close()
 
-    def keys_and_tries(self, firsts: list[int], duals: bool = False) -> Split:
+    def keys_and_tries(self, firsts: list[int], duals: bool = False, from_the_top: bool = False) -> Split:
         """Each first attempt handed to the next idle worker, which deepens on
         it alone (its fewest moves if it wins, else its refutation); the
         results merged in the attempts' order.  After a worker stops at its
         limit no more attempts are handed out.
+
+        ``from_the_top`` (one first class, no probes): the worker decides the
+        attempt at the stipulated depth first (``verification.decide_first``):
+        a try is refuted there alone, and a key is said at once, before its
+        fewest moves are found, so that a limit leaves it named (``within``).
 
         ``duals``: the worker that finds the first key reads its strategy back
         into questions (``verification.DualQuestion``) at once, and they are
@@ -184,10 +192,13 @@ class Workers:
                 busy[worker] = job
                 if job[0] == "keys":
                     self.owner[job[1]] = worker
-                    self._send(worker, ("keys", [job[1]]))
+                    self._send(worker, ("decide", job[1]) if from_the_top else ("keys", [job[1]]))
                 else:
                     self._send(worker, ("dual answer", questions[job[1]]))
             worker, answer = self._next_answer(busy)
+            if answer[0] == "key":  # it wins within the moves; its fewest comes next
+                split.within.append(busy[worker][1])
+                continue
             kind, item = busy.pop(worker)
             idle.append(worker)
             if answer[0] == "dual questions":
@@ -203,6 +214,8 @@ class Workers:
                     answers[item] = answer[1]
                 continue
             _, needed, tries, nodes[worker], aborted, depth = answer
+            if needed:
+                split.within = [first for first in split.within if first not in needed]
             if duals and needed and not split.needed and aborted is None:
                 idle.remove(worker)
                 busy[worker] = ("questions", next(iter(needed)))
@@ -213,12 +226,14 @@ class Workers:
             split.tries.extend(tries)
             if aborted is not None:
                 split.aborted = split.aborted or aborted
-                split.undecided[item] = depth
+                if item not in split.within:
+                    split.undecided[item] = depth
         if duals and len(split.needed) == 1 and (dual_reason is not None or len(answers) == len(questions)):
             found = dual_entries(questions, [answers.get(index) for index in range(len(questions))])
             self.early_duals = (next(iter(split.needed)), (found, dual_reason is None, dual_reason))
         split.undecided.update(dict.fromkeys((job[1] for job in pending if job[0] == "keys"), 0))
         split.undecided = {first: split.undecided[first] for first in firsts if first in split.undecided}
+        split.within = [first for first in firsts if first in split.within]
         split.nodes = sum(nodes.values())
         order = {move: index for index, move in enumerate(firsts)}
         split.needed = dict(sorted(split.needed.items(), key=lambda item: order[item[0]]))
@@ -419,15 +434,16 @@ class Workers:
 
 
 def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int]) -> None:
-    """Worker ``index``: answer ``load`` (build the analysis), ``keys``, ``fewest``,
-    ``prove``, ``tree``, ``dual questions`` and ``dual answer`` requests, sharing
+    """Worker ``index``: answer ``load`` (build the analysis), ``keys``, ``decide``,
+    ``fewest``, ``prove``, ``tree``, ``dual questions`` and ``dual answer`` requests, sharing
     the block at ``address``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     from ksolve.analysis import Analysis
     from ksolve.search.pns import ProofNumberSearch
     from ksolve.search.shared import SharedBlock, Superseded
     from ksolve.solution import strategy_tree
-    from ksolve.verification import FirstMove, _label, _refute_first, _uci, _winning_depths, dual_answer, dual_questions
+    from ksolve.verification import (FirstMove, _label, _refute_first, _uci, _winning_depths, decide_first, dual_answer,
+                                     dual_questions)
 
     block = SharedBlock.attach(*address)
 
@@ -469,6 +485,14 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int]) -> 
             except SearchAborted as stop:
                 aborted = str(stop)
             pipe.send(("keys", needed, tries, prover.stats.nodes, aborted, prover.run.depth))
+        elif request[0] == "decide":  # answered as "keys" is, after ("key",) for a key
+            fewest = attempt = aborted = None
+            try:
+                fewest, attempt = decide_first(prover, classes[0], request[1], moves, lambda: pipe.send(("key",)))
+            except SearchAborted as stop:
+                aborted = str(stop)
+            pipe.send(("keys", {} if fewest is None else {request[1]: fewest}, [] if attempt is None else [attempt],
+                       prover.stats.nodes, aborted, moves))
         elif request[0] == "fewest":
             _, group, low, high = request
             search = ProofNumberSearch(prover)

@@ -67,16 +67,16 @@ def test_a_worker_that_dies_is_said_in_one_line() -> None:
 
 
 def test_a_stopped_verification_in_workers_names_the_attempts_left(pool) -> None:
-    """Each worker deepens its own attempts: a stopped verification names those
-    left undecided (with the depth a stopped one reached, or "not begun")
-    instead of one depth, which does not hold for every attempt."""
+    """Each worker decides its own attempts: a stopped verification names those
+    left undecided (at the stipulated depth, or "not begun") instead of one
+    depth, which does not hold for every attempt."""
     from ksolve.search.run import Limits
 
     report = verify(ksolve.load_problem("problems/rotenberg-1976.toml"), limits=Limits(nodes=3000), workers=pool)
     assert report.verdict == "unknown"
     reason = report.line()
     assert reason.startswith("not decided: node limit 3,000 reached; first moves not decided: 1."), reason  # the limit asked for
-    assert "(depth " in reason and reason.endswith("(not begun)")
+    assert "(depth 8)" in reason and reason.endswith("(not begun)")
 
 
 def test_the_early_duals_are_those_of_the_key_looked_for_afterwards(pool) -> None:

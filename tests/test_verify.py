@@ -181,7 +181,7 @@ def test_cli_verify_missing_path_is_one_error_line() -> None:
 
 def test_a_stopped_verification_says_what_it_established_and_decides_nothing() -> None:
     """A node limit leaves the verdict and the published key "not decided",
-    with the depths that were refuted, never "is not a key"."""
+    with the first moves it did not decide, never "is not a key"."""
     from ksolve.report.text import render_verification_text
     from ksolve.search.run import Limits
     from ksolve.solver import solve
@@ -189,9 +189,48 @@ def test_a_stopped_verification_says_what_it_established_and_decides_nothing() -
     rotenberg = load_problem(PROBLEMS / "rotenberg-1976.toml")
     report = verify(rotenberg, limits=Limits(nodes=3000))
     assert report.verdict == "unknown" and report.as_dict()["published_key_matches"] is None
-    assert report.line().startswith("not decided: node limit 3,000 reached; no first move wins in ")
+    assert report.line().startswith("not decided: node limit 3,000 reached; first moves not decided: 1.Ra1 (depth 8)")
+    assert report.line().endswith(" more begun")
     text = render_verification_text(report.as_dict())
     assert "not a key" not in text and "Duals" not in text
     solution = solve(rotenberg, limits=Limits(nodes=3000))
     assert solution.status == "unknown"
     assert "; no mate in " in solution.reason and solution.reason.endswith("not decided")
+
+
+def test_the_keys_found_first_are_kept_when_a_limit_stops_their_fewest_moves(monkeypatch) -> None:
+    """The keys are looked for at the stipulated depth before any key's fewest
+    moves: a limit reached while deepening on them still names every key
+    found (a cooked problem's three here), never "no first move wins"."""
+    import ksolve.verification as verification
+    from ksolve.search.run import SearchAborted
+
+    def limit_reached(*_: object) -> bool:
+        raise SearchAborted("node limit 1 reached")
+
+    monkeypatch.setattr(verification, "_key_wins", limit_reached)
+    report = verify(load_problem(PROBLEMS / "anderson-23.toml"))
+    assert report.verdict == "unknown"
+    assert report.line() == ("not decided: node limit 1 reached; keys so far 1.Qb3!, 1.f3!, 1.a6! "
+                             "(within 3, fewest moves not decided)")
+
+
+def test_the_keys_first_and_the_deepening_of_every_attempt_verify_alike(monkeypatch) -> None:
+    """Differential: looking for the keys at the stipulated depth first, then
+    each key's fewest moves, finds the verdicts, keys with their fewest moves,
+    tries and refutations that deepening every attempt together from one
+    move finds (the one way for several first classes or probes), on random
+    problems and bundled ones."""
+    import ksolve.verification as verification
+    from test_parallel import facts
+    from test_solver_vs_bruteforce import generate_problems
+
+    problems = [load_problem_text(
+        f'stipulation = "#{random.moves}"\nrules = "{random.rules}"\n[position]\nfen = "{random.fen}"\n'
+        f'hidden = {json.dumps(list(random.hidden))}\n') for random, _ in generate_problems()[:40]]
+    problems += [load_problem(PROBLEMS / f"{name}.toml") for name in ("anderson-23", "anderson-33", "swart-1034")]
+    keys_first = [facts(verify(problem, duals=False)) for problem in problems]
+    monkeypatch.setattr(verification, "keys_first", lambda *_: False)
+    deepening = [facts(verify(problem, duals=False)) for problem in problems]
+    assert keys_first == deepening
+    assert {"sound", "cooked", "no solution"} <= {verdict for verdict, *_ in keys_first}
