@@ -35,6 +35,10 @@ CASES = [
     ("solve --jobs 2", "problems/rotenberg-1976.toml"),
     ("solve --at-most --jobs 2", "problems/rotenberg-1976.toml"),
     ("solve --jobs 2", "problems/family/family-11-walls-a5-e3.toml"),
+    ("verify --jobs 2 --tries 3", "problems/family/family-09-knight-c1.toml"),
+    ("verify --jobs 2 --tries 3", "problems/family/family-10-walls-c7-e3.toml"),
+    ("verify --jobs 2 --tries 3", "problems/family/family-11-walls-a5-e3.toml"),
+    ("verify --jobs 2 --tries 3", "problems/family/family-11-walls-c6-e3.toml"),
 ]
 
 
