@@ -351,8 +351,7 @@ def _keys_from_the_top(prover: Prover, belief: BeliefState, left: list[int], mov
         within.append(key)
         left.remove(key)
     for key in list(within):
-        needed[key] = next((depth for depth in range(1, moves) if _key_wins(prover, search, belief, key, depth)),
-                           moves)
+        needed[key] = _fewest_moves(prover, search, belief, key, moves)
         within.remove(key)
 
 
@@ -379,7 +378,13 @@ def decide_first(prover: Prover, belief: BeliefState, first: int, moves: int,
                                refutation=_refute_first(prover, [belief], first, moves))
     if on_key is not None:
         on_key()
-    return next((depth for depth in range(1, moves) if _key_wins(prover, search, belief, first, depth)), moves), None
+    return _fewest_moves(prover, search, belief, first, moves), None
+
+
+def _fewest_moves(prover: Prover, search: ProofNumberSearch, belief: BeliefState, key: int, moves: int) -> int:
+    """The fewest moves with which ``key``, known to win within ``moves``, wins:
+    deepening on it alone from one move."""
+    return next((depth for depth in range(1, moves) if _key_wins(prover, search, belief, key, depth)), moves)
 
 
 def _key_wins(prover: Prover, search: ProofNumberSearch, belief: BeliefState, key: int, depth: int) -> bool:
