@@ -51,7 +51,11 @@ def test_bundled_problems_verify_alike(pool, name: str) -> None:
     alone = verify(problem)
     split = verify(problem, workers=pool)
     assert facts(split) == facts(alone)
-    assert len(split.duals) == len(alone.duals)
+    # The duals are counted against the strategy read back from a table, which the
+    # workers share as their proofs arrive; the count is not among the exact facts
+    # (README, "Verifying the family"): semikriegspiel-01 read 21 or 25 duals in runs
+    # of the same checkout, by which move the table held at White's second turn.
+    assert split.verdict != "sound" or split.duals_checked
 
 
 def test_a_worker_that_dies_is_said_in_one_line() -> None:
