@@ -534,9 +534,8 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int]) -> 
             except SearchAborted as stop:  # reading back searched again, past the run's limits
                 pipe.send(("tree", None, f"the strategy was not read back: {stop}"))
         elif request[0] == "dual questions":
-            dual_search = ProofNumberSearch(prover)
             try:
-                pipe.send(("dual questions", dual_questions(prover, classes, moves, request[1], dual_search), None))
+                pipe.send(("dual questions", dual_questions(prover, classes, moves, request[1]), None))
             except SearchAborted as stop:
                 pipe.send(("dual questions", [], str(stop)))
         elif request[0] == "dual answer":

@@ -617,19 +617,25 @@ class DualQuestion:
                 "after": self.after, "main_line": self.main_line}
 
 
-def dual_questions(prover: Prover, classes: list[BeliefState], moves: int, key: int | None = None,
-                   search: ProofNumberSearch | None = None) -> list[DualQuestion]:
-    """The questions of the proven strategy beginning with ``key`` (default the
-    prover's choice), read back from the prover's table: one a White turn
-    after the key."""
+def dual_questions(prover: Prover, classes: list[BeliefState], moves: int, key: int | None = None
+                   ) -> list[DualQuestion]:
+    """The questions of a proven strategy beginning with ``key`` (default the
+    prover's choice): one a White turn after the key.
+
+    The strategy is proved again and read back by a fresh prover
+    (``Prover.fresh``), so that it, and the duals counted against it, depend on
+    the problem alone: not on what ``prover`` searched before, nor on how many
+    workers shared its table (the one process and the workers count the same
+    duals)."""
     from ksolve.report.lines import TreeReader, path_text
     from ksolve.solution import strategy_tree
 
-    search = search or ProofNumberSearch(prover)
+    fresh = prover.fresh()
+    search = ProofNumberSearch(fresh)
     questions = []
     for part in classes:
         beliefs: dict[int, tuple[BeliefState, int]] = {}
-        tree = strategy_tree(prover, part, moves, beliefs, first=key, search=search)
+        tree = strategy_tree(fresh, part, moves, beliefs, first=key, search=search)
         reader = TreeReader(tree)
         main = reader.main_line()
         for node, (belief, state) in beliefs.items():
@@ -637,7 +643,7 @@ def dual_questions(prover: Prover, classes: list[BeliefState], moves: int, key: 
             if node == 0 or chosen is None:
                 continue
             questions.append(DualQuestion(belief, state, reader.length(node), chosen,
-                                          [int(m) for m in prover.candidates(belief, state) if int(m) != chosen],
+                                          [int(m) for m in fresh.candidates(belief, state) if int(m) != chosen],
                                           tree.nodes[node]["number"], path_text(tree, node),
                                           reader.owner.get(node) is main))
     return questions
@@ -668,8 +674,9 @@ def find_duals(prover: Prover, classes: list[BeliefState], moves: int, found: li
     strategy's move does there, in SAN, marked ``main_line`` when the turn is
     on the solution's main line (``DualQuestion``).  True when all were
     checked (``SearchAborted`` otherwise)."""
+    questions = dual_questions(prover, classes, moves, key)
     search = ProofNumberSearch(prover)
-    for question in dual_questions(prover, classes, moves, key, search):
+    for question in questions:
         others = dual_answer(search, question)
         if others:
             found.append(question.entry(others))

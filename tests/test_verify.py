@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from ksolve.board import move_to_uci
 from ksolve.cli import main
 from ksolve.problem import load_problem, load_problem_text
 from ksolve.verification import COOKED, NO_SOLUTION, SHORT, SOUND, verify
@@ -68,6 +69,35 @@ def test_duals_are_listed_with_the_line() -> None:
     dual = next(d for d in report.duals if d["played"] == "Qe7")
     assert dual["also"] == ["Re7"] and dual["moves_left"] == 1 and not dual["main_line"]
     assert dual["after"] == "1.Ra4 No 1.Ra5 No 1.Ra6 No 1.Rxa7"
+
+
+def test_the_duals_do_not_depend_on_what_the_prover_searched_before() -> None:
+    """The strategy the duals are counted against is proved again by a fresh
+    prover: a prover that first deepened on every other attempt (whose table
+    holds other moves: read from it, semikriegspiel-01's strategy had 26 White
+    turns instead of 22) asks the same questions and finds the same duals."""
+    from ksolve.analysis import Analysis
+    from ksolve.search.pns import ProofNumberSearch
+    from ksolve.verification import _first_attempts, dual_questions, find_duals
+
+    analysis = Analysis(load_problem(PROBLEMS / "semikriegspiel-01.toml"))
+    classes, moves = [first.belief for first in analysis.classes], analysis.moves
+    key = verify(analysis, duals=False).keys[0].move
+    key = next(first for first in _first_attempts(analysis.rules, classes) if move_to_uci(first) == key)
+    warm = analysis.prover()
+    search = ProofNumberSearch(warm)
+    for first in _first_attempts(analysis.rules, classes)[::-1]:
+        next((depth for depth in range(1, moves + 1) if search.attempt_wins(classes[0], first, depth)), None)
+
+    def turns(prover) -> list[tuple]:
+        return [(q.move_number, q.chosen, q.needed, q.after) for q in dual_questions(prover, classes, moves, key)]
+
+    assert turns(warm) == turns(analysis.prover())
+    found_warm: list = []
+    found_cold: list = []
+    assert find_duals(warm, classes, moves, found_warm, key)
+    assert find_duals(analysis.prover(), classes, moves, found_cold, key)
+    assert found_warm == found_cold and found_warm
 
 
 @pytest.mark.slow

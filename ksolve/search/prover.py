@@ -158,6 +158,24 @@ class Prover:
         """The run's counters."""
         return self.run.stats
 
+    def fresh(self) -> Prover:
+        """A prover like this one (rule set, run, memory plan, bounds) with empty
+        tables, history and killers: what it finds depends on the problem alone,
+        not on what this one searched before or on tables shared with workers.
+
+        >>> from ksolve.rules import get_rules
+        >>> prover = Prover(get_rules("berkeley"))
+        >>> prover.viable_depth = 2
+        >>> twin = prover.fresh()
+        >>> twin.viable_depth, twin.table is prover.table, twin.run is prover.run
+        (2, False, True)
+        """
+        twin = Prover(self.rules, run=self.run, memory=self.memory)
+        for setting in ("orthodox_depth", "viable_depth", "orthodox_budget", "reuse", "deep_bound_positions",
+                        "exact_orthodox"):
+            setattr(twin, setting, getattr(self, setting))
+        return twin
+
     def fit_bounds(self, belief: BeliefState) -> None:
         """Choose how deep the full-information bounds reach from the material
         (``BOUND_DEPTHS``): the orthodox bound one move less than viability."""
