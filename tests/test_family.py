@@ -27,8 +27,15 @@ def test_the_family_is_long() -> None:
     assert all(len(load_problem(path).belief()) >= 28 for path in FILES)
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, marks=() if p.stem == QUICK else pytest.mark.slow) for p in FILES],
-                         ids=lambda p: p.stem)
+DEEP = "family-13-walls-d4-e3"
+"""The longest member (about 110 s for its proof, 100 s for each cook): only with ``pytest --deep``."""
+
+
+def _marks(path: Path) -> tuple:
+    return () if path.stem == QUICK else (pytest.mark.slow, pytest.mark.deep) if path.stem == DEEP else (pytest.mark.slow,)
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=_marks(p)) for p in FILES], ids=lambda p: p.stem)
 def test_the_stipulation_is_proven_and_certified(path: Path) -> None:
     problem = load_problem(path)
     result = solve(problem, shortest=False)
@@ -45,6 +52,7 @@ def test_the_smallest_member_has_no_shorter_mate() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.deep
 @pytest.mark.parametrize("key", ["d4e5", "a2c2"])
 def test_the_cooks_of_the_13_mover_are_certified(key: str) -> None:
     """family-13-walls-d4-e3 is cooked: besides 1.dxc5 (the proof above),
@@ -52,7 +60,7 @@ def test_the_cooks_of_the_13_mover_are_certified(key: str) -> None:
     (about 100 s each)."""
     from ksolve.solver import solve_with_key
 
-    problem = load_problem(FAMILY / "family-13-walls-d4-e3.toml")
+    problem = load_problem(FAMILY / f"{DEEP}.toml")
     result = solve_with_key(problem, key)
     checked = check_certificate(problem.source, certificate(problem, result))
     assert result.key == key and checked.verified, checked.format()
