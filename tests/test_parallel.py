@@ -26,10 +26,10 @@ def pool():
 
 
 def facts(report) -> tuple:
-    """What must not depend on how many processes verified."""
+    """What must not depend on how many processes verified: the duals too."""
     return (report.verdict, [(key.move, key.moves) for key in report.keys], report.tries_total,
             [(attempt.move, json.dumps(attempt.refutation, sort_keys=True)) for attempt in report.tries],
-            report.duals_checked, report.after_question)
+            report.duals_checked, report.after_question, report.duals)
 
 
 @pytest.mark.slow
@@ -50,11 +50,10 @@ def test_bundled_problems_verify_alike(pool, name: str) -> None:
     problem = ksolve.load_problem(f"problems/{name}.toml")
     alone = verify(problem)
     split = verify(problem, workers=pool)
+    # The facts include the duals: they are counted against a strategy a fresh prover
+    # reads back (read from the shared table, semikriegspiel-01 had 21 or 25 in runs of
+    # one checkout, by which move the table held at White's second turn).
     assert facts(split) == facts(alone)
-    # The duals are counted against a strategy a fresh prover reads back, so they are
-    # the one process's too (read from the shared table, semikriegspiel-01 had 21 or
-    # 25 in runs of one checkout, by which move the table held at White's second turn).
-    assert split.duals == alone.duals
     assert split.verdict != "sound" or split.duals_checked
 
 
