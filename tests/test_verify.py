@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ksolve.board import move_to_uci
+from ksolve.board import move_from_uci
 from ksolve.cli import main
 from ksolve.problem import load_problem, load_problem_text
 from ksolve.verification import COOKED, NO_SOLUTION, SHORT, SOUND, verify
@@ -82,8 +82,7 @@ def test_the_duals_do_not_depend_on_what_the_prover_searched_before() -> None:
 
     analysis = Analysis(load_problem(PROBLEMS / "semikriegspiel-01.toml"))
     classes, moves = [first.belief for first in analysis.classes], analysis.moves
-    key = verify(analysis, duals=False).keys[0].move
-    key = next(first for first in _first_attempts(analysis.rules, classes) if move_to_uci(first) == key)
+    key = move_from_uci(verify(analysis, duals=False).keys[0].move)
     warm = analysis.prover()
     search = ProofNumberSearch(warm)
     for first in _first_attempts(analysis.rules, classes)[::-1]:
@@ -157,7 +156,6 @@ def test_cli_certificate_then_check(tmp_path: Path) -> None:
 
 def test_rotenberg_try_knight_f2_is_refuted_by_the_bishop_capture() -> None:
     """1.Nf2+? Bxf2 (then Kxf2 would stalemate): the published try's refutation."""
-    from ksolve.board import move_from_uci
     from ksolve.search.prover import Prover
     from ksolve.verification import refutation_text, refute
 
