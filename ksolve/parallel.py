@@ -9,8 +9,9 @@ prover, sharing the proofs, disproofs and orthodox bounds found,
 first, then a key's fewest moves (with several first classes or probes it
 deepens on the attempt from one move); what they find is merged.  Both are exact, so
 the merged verdict, keys and tries are those of one process.  The duals of
-a single key: the worker that holds its proof reads the strategy back into
-questions, one a White turn, which the workers then share.
+a single key: a worker reads the strategy back into questions, one a White
+turn (on a fresh prover, begun while the key is still being decided when a
+worker is idle), and the workers then share their attempts.
 
 Workers send their progress (nodes, depth) at most once a second; Ctrl-C
 reaches only the parent, which stops them.
@@ -83,6 +84,100 @@ class Split:
     """The first attempts left undecided, each with the depth it stopped at (0: never begun)."""
     within: list[int] = field(default_factory=list)
     """Keys found to win within the moves whose fewest moves a limit left undecided."""
+
+
+@dataclass
+class Reading:
+    """A worker reading a first attempt's strategy back into dual questions
+    (``verification.dual_questions``) as search ``number`` of the shared block
+    (superseded if the attempt turns out not to be the only key); the
+    questions, or why there are none, once done."""
+
+    first: int
+    worker: int
+    number: int
+    questions: list = field(default_factory=list)
+    reason: str | None = None
+    done: bool = False
+
+
+@dataclass
+class DualJobs:
+    """The dual questions of one key's strategy, answered one (question,
+    attempt) pair at a time.  A worker keeps to one question until its
+    attempts are all handed out, then takes the next question no worker has
+    taken, the most moves left first (the longest jobs first, so that none
+    is left alone at the end: family-11-walls-a5-e3's one question with 11
+    moves left, listed 265th of 309, takes 50 of the duals' 190 s of work);
+    with none left it takes the last attempt of the question with the most
+    left (its owner goes on from the front).  ``holders``: the workers sent
+    the questions.
+
+    >>> from types import SimpleNamespace
+    >>> work = DualJobs([SimpleNamespace(attempts=[5], needed=1), SimpleNamespace(attempts=[7, 8, 9], needed=2)])
+    >>> work.next_job(0), work.next_job(1), work.next_job(1), work.next_job(0), work.next_job(1)
+    ((1, 7), (0, 5), (1, 9), (1, 8), None)
+    >>> work.record((0, 8), True, None); work.complete()
+    False
+    """
+
+    questions: list
+    reason: str | None = None
+    """Why a question was left unanswered (a worker's limit), None while all go on."""
+    holders: set[int] = field(default_factory=set)
+    mates: set[tuple[int, int]] = field(default_factory=set)
+    """The (question, attempt) pairs found to mate as fast as the strategy's move."""
+    answered: int = 0
+    left: dict[int, list[int]] = field(init=False)
+    """Per question not yet handed out whole (the most moves left first), its attempts left."""
+    taking: dict[int, int] = field(default_factory=dict)
+    """Per worker, the question it keeps to."""
+
+    def __post_init__(self) -> None:
+        longest_first = sorted(range(len(self.questions)), key=lambda index: -self.questions[index].needed)
+        self.left = {index: list(self.questions[index].attempts) for index in longest_first
+                     if self.questions[index].attempts}
+
+    def next_job(self, worker: int) -> tuple[int, int] | None:
+        """The next (question index, attempt) for ``worker``, None when none is left
+        (or a question was stopped)."""
+        if self.reason is not None or not self.left:
+            return None
+        question = self.taking.get(worker)
+        if question in self.left:
+            attempt = self.left[question].pop(0)
+        else:
+            taken = set(self.taking.values())
+            question = next((index for index in self.left if index not in taken), None)
+            if question is not None:
+                self.taking[worker] = question
+                attempt = self.left[question].pop(0)
+            else:
+                question = max(self.left, key=lambda index: len(self.left[index]))
+                attempt = self.left[question].pop()
+        if not self.left[question]:
+            del self.left[question]
+        return question, attempt
+
+    def record(self, job: tuple[int, int], mates: bool, stopped: str | None) -> None:
+        """One worker's answer to ``job`` (``stopped``: why it has none)."""
+        self.reason = self.reason or stopped
+        if stopped is None:
+            self.answered += 1
+            if mates:
+                self.mates.add(job)
+
+    def complete(self) -> bool:
+        """Whether every pair is answered, or one was stopped."""
+        return self.reason is not None or self.answered == sum(len(question.attempts) for question in self.questions)
+
+    def result(self) -> tuple[list[dict[str, Any]], bool, str | None]:
+        """``(duals, all checked, why not)`` as ``Workers.duals`` gives them."""
+        from ksolve.verification import dual_entries
+
+        answers = [[move for move in question.attempts if (index, move) in self.mates]
+                   for index, question in enumerate(self.questions)]
+        return dual_entries(self.questions, answers), self.reason is None, self.reason
 
 
 @dataclass
@@ -170,68 +265,100 @@ class Workers:
         a try is refuted there alone, and a key is said at once, before its
         fewest moves are found, so that a limit leaves it named (``within``).
 
-        ``duals``: the worker that finds the first key reads its strategy back
-        into questions (``verification.DualQuestion``) at once, and they are
-        queued behind the first attempts, for any idle worker; their answers
-        are kept for ``duals`` if that key stays the only one, and a second key
-        (a cooked problem, whose duals are not looked for) drops those left."""
-        from ksolve.verification import _uci, dual_entries
+        ``duals``: the first key's strategy is read back into questions
+        (``verification.DualQuestion``) by a fresh prover, and their attempts
+        are queued behind the first attempts, for any idle worker
+        (``DualJobs``); the answers are kept for ``duals`` if that key stays the
+        only one, and a second key (a cooked problem, whose duals are not looked
+        for) drops those left.  A worker left idle while attempts are still
+        being decided reads back the strategy of the first of them meanwhile,
+        as if it were the key (``Reading``): stopped if it is not, a head start
+        of the whole re-proof if it is (family-11-walls-a5-e3: 30 s)."""
+        from ksolve.verification import _uci
 
-        pending: list[tuple[str, int]] = [("keys", first) for first in firsts]
-        """Jobs to hand out: a first attempt, or the index of a dual question."""
+        pending = list(firsts)
+        """The first attempts not yet handed out (the duals' jobs come after them)."""
         idle, busy = list(range(len(self.pipes))), {}
         self.owner, self.early_duals = {}, None
         nodes: dict[int, int] = {}
         split = Split()
-        questions: list = []
-        answers: dict[int, list[int]] = {}
-        dual_reason: str | None = None
-        while busy or (pending and split.aborted is None):
-            while idle and pending and split.aborted is None:
-                worker, job = idle.pop(), pending.pop(0)
-                busy[worker] = job
-                if job[0] == "keys":
-                    self.owner[job[1]] = worker
-                    self._send(worker, ("decide", job[1]) if from_the_top else ("keys", [job[1]]))
+        reading: Reading | None = None
+        work: DualJobs | None = None
+
+        def read_back(worker: int, first: int) -> Reading:
+            idle.remove(worker)
+            busy[worker] = ("questions", first)
+            started = Reading(first, worker, self.block.next_search())
+            self._send(worker, ("dual questions", first, started.number))
+            return started
+
+        def stop_reading() -> None:
+            nonlocal reading
+            if reading is not None and not reading.done:
+                self.block.next_search()  # its worker stops (Superseded) and answers
+            reading = None
+
+        while True:
+            while idle and split.aborted is None:
+                if pending:
+                    worker, first = idle.pop(), pending.pop(0)
+                    busy[worker], self.owner[first] = ("keys", first), worker
+                    self._send(worker, ("decide", first) if from_the_top else ("keys", [first]))
+                elif work is not None and (job := work.next_job(idle[-1])) is not None:
+                    worker = idle.pop()
+                    busy[worker] = ("dual", *job)
+                    self._ask_dual(worker, work, job)
                 else:
-                    self._send(worker, ("dual answer", questions[job[1]]))
+                    break
+            if not busy:
+                break
+            if duals and idle and reading is None and not split.needed and split.aborted is None:
+                deciding = [job[1] for job in busy.values() if job[0] == "keys"]
+                if deciding:
+                    # the first that is known to win within the moves, else the first in order
+                    reading = read_back(idle[-1], min(deciding, key=lambda first: (first not in split.within,
+                                                                                   firsts.index(first))))
             worker, answer = self._next_answer(busy)
             if answer[0] == "key":  # it wins within the moves; its fewest comes next
                 split.within.append(busy[worker][1])
                 continue
-            kind, item = busy.pop(worker)
+            kind, *item = busy.pop(worker)
             idle.append(worker)
-            if answer[0] == "dual questions":
-                questions, dual_reason = answer[1], answer[2]
-                if len(split.needed) == 1 and dual_reason is None:
-                    pending.extend(("dual", index) for index in range(len(questions)))
+            if kind == "questions":
+                if reading is None or reading.worker != worker:
+                    continue  # stopped: not the key after all
+                reading.questions, reading.reason, reading.done = answer[1], answer[2], True
+                if list(split.needed) == [reading.first]:
+                    work = DualJobs(reading.questions, reason=reading.reason, holders={worker})
                 continue
-            if answer[0] == "dual answer":
-                if answer[2] is not None:
-                    dual_reason = dual_reason or answer[2]
-                    pending = [job for job in pending if job[0] == "keys"]
-                else:
-                    answers[item] = answer[1]
+            if kind == "dual":
+                if work is not None:
+                    work.record(tuple(item), answer[1], answer[2])
                 continue
+            (first,) = item
             _, needed, tries, nodes[worker], aborted, depth = answer
             if needed:
-                split.within = [first for first in split.within if first not in needed]
-            if duals and needed and not split.needed and aborted is None:
-                idle.remove(worker)
-                busy[worker] = ("questions", next(iter(needed)))
-                self._send(worker, ("dual questions", next(iter(needed))))
+                split.within = [attempt for attempt in split.within if attempt not in needed]
+            first_key = duals and needed and not split.needed and aborted is None
             split.needed.update(needed)
+            if first_key and reading is not None and reading.first == first:
+                if reading.done:
+                    work = DualJobs(reading.questions, reason=reading.reason, holders={reading.worker})
+            elif first_key:
+                stop_reading()
+                reading = read_back(worker, first)
+            elif reading is not None and (reading.first == first or len(split.needed) > 1):
+                stop_reading()  # a try, undecided, or a second key
             if len(split.needed) > 1:  # cooked: no duals wanted
-                pending = [job for job in pending if job[0] == "keys"]
+                work = None
             split.tries.extend(tries)
             if aborted is not None:
                 split.aborted = split.aborted or aborted
-                if item not in split.within:
-                    split.undecided[item] = depth
-        if duals and len(split.needed) == 1 and (dual_reason is not None or len(answers) == len(questions)):
-            found = dual_entries(questions, [answers.get(index) for index in range(len(questions))])
-            self.early_duals = (next(iter(split.needed)), (found, dual_reason is None, dual_reason))
-        split.undecided.update(dict.fromkeys((job[1] for job in pending if job[0] == "keys"), 0))
+                if first not in split.within:
+                    split.undecided[first] = depth
+        if duals and len(split.needed) == 1 and work is not None and work.complete():
+            self.early_duals = (next(iter(split.needed)), work.result())
+        split.undecided.update(dict.fromkeys(pending, 0))
         split.undecided = {first: split.undecided[first] for first in firsts if first in split.undecided}
         split.within = [first for first in firsts if first in split.within]
         split.nodes = sum(nodes.values())
@@ -240,6 +367,14 @@ class Workers:
         uci_order = {_uci(move): index for index, move in enumerate(firsts)}
         split.tries.sort(key=lambda attempt: uci_order[attempt.move])  # as one process lists them
         return split
+
+    def _ask_dual(self, worker: int, work: "DualJobs", job: tuple[int, int]) -> None:
+        """Ask ``worker`` whether attempt ``job[1]`` mates at question ``job[0]``
+        (sending it the questions first, once)."""
+        if worker not in work.holders:
+            self._send(worker, ("dual load", work.questions))
+            work.holders.add(worker)
+        self._send(worker, ("dual attempt", *job))
 
     def fewest(self, firsts: list[int], low: int, high: int) -> "Fewest":
         """The fewest moves (``low`` .. ``high``) with which one of ``firsts`` wins
@@ -366,29 +501,27 @@ class Workers:
     def duals(self, key: int) -> tuple[list[dict[str, Any]], bool, str | None]:
         """The duals of the key's strategy: ``(duals, all checked, why not)``.
         The worker that proved the key reads its strategy back into questions,
-        one a White turn (``verification.DualQuestion``), and each question goes
-        to the next idle worker (the duals were a verification's one serial
-        part: family-11-walls-a5-e3's took 108 of its 123 s on one worker)."""
-        from ksolve.verification import dual_entries
-
+        one a White turn (``verification.DualQuestion``), and each of their
+        attempts goes to the next idle worker (``DualJobs``: the duals were a
+        verification's one serial part, family-11-walls-a5-e3's took 108 of its
+        123 s on one worker)."""
         if self.early_duals is not None and self.early_duals[0] == key:
             return self.early_duals[1]
-        self._send(self.owner[key], ("dual questions", key))
+        self._send(self.owner[key], ("dual questions", key, None))
         _, questions, reason = next(self._answers([self.owner[key]]))
-        if reason is not None:
-            return [], False, reason
-        answers: list[list[int] | None] = [None] * len(questions)
-        pending, idle, busy = list(range(len(questions))), list(range(len(self.pipes))), {}
-        while busy or (pending and reason is None):
-            while idle and pending and reason is None:
+        work = DualJobs(questions, reason=reason, holders={self.owner[key]})
+        idle, busy = list(range(len(self.pipes))), {}
+        while True:
+            while idle and (job := work.next_job(idle[-1])) is not None:
                 worker = idle.pop()
-                busy[worker] = pending.pop(0)
-                self._send(worker, ("dual answer", questions[busy[worker]]))
-            worker, (_, others, stopped) = self._next_answer(busy)
-            answers[busy.pop(worker)] = others
+                busy[worker] = job
+                self._ask_dual(worker, work, job)
+            if not busy:
+                break
+            worker, (_, mates, stopped) = self._next_answer(busy)
+            work.record(busy.pop(worker), mates, stopped)
             idle.append(worker)
-            reason = reason or stopped
-        return dual_entries(questions, answers), reason is None, reason
+        return work.result()
 
     def _answers(self, workers) -> Any:
         """The next answer of each of ``workers``."""
@@ -435,14 +568,14 @@ class Workers:
 
 def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int]) -> None:
     """Worker ``index``: answer ``load`` (build the analysis), ``keys``, ``decide``,
-    ``fewest``, ``prove``, ``tree``, ``dual questions`` and ``dual answer`` requests, sharing
+    ``fewest``, ``prove``, ``tree``, ``dual questions``, ``dual load`` and ``dual attempt`` requests, sharing
     the block at ``address``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     from ksolve.analysis import Analysis
     from ksolve.search.pns import ProofNumberSearch
     from ksolve.search.shared import SharedBlock, Superseded
     from ksolve.solution import strategy_tree
-    from ksolve.verification import (FirstMove, _label, _refute_first, _uci, _winning_depths, decide_first, dual_answer,
+    from ksolve.verification import (FirstMove, _label, _refute_first, _uci, _winning_depths, decide_first, dual_mates,
                                      dual_questions)
 
     block = SharedBlock.attach(*address)
@@ -455,6 +588,8 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int]) -> 
             pipe.send(("progress", stats.nodes, depth))
 
     prover = classes = moves = private_orthodox = dual_search = None
+    held: list = []
+    """The dual questions last read back or sent ("dual load")."""
     while True:
         try:
             request = pipe.recv()
@@ -466,7 +601,7 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int]) -> 
             try:
                 analysis = Analysis(problem, rules, moves)
                 classes = [first.belief for first in analysis.classes]
-                prover, dual_search = analysis.prover(limits, progress), None
+                prover, dual_search, held = analysis.prover(limits, progress), None, []
                 prover.table.shared = block.results
                 private_orthodox, prover.orthodox = prover.orthodox, block.orthodox_table(prover.memory.orthodox_slots)
             except InputError as error:
@@ -533,14 +668,20 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int]) -> 
                                                  search=ProofNumberSearch(prover)), None))
             except SearchAborted as stop:  # reading back searched again, past the run's limits
                 pipe.send(("tree", None, f"the strategy was not read back: {stop}"))
-        elif request[0] == "dual questions":
+        elif request[0] == "dual questions":  # read back by a fresh prover, stopped when superseded
+            _, key, number = request
             try:
-                pipe.send(("dual questions", dual_questions(prover, classes, moves, request[1]), None))
-            except SearchAborted as stop:
+                held = dual_questions(prover, classes, moves, key,
+                                      None if number is None else lambda: block.still_current(number))
+                pipe.send(("dual questions", held, None))
+            except (SearchAborted, ValueError) as stop:  # ValueError: the attempt does not win
                 pipe.send(("dual questions", [], str(stop)))
-        elif request[0] == "dual answer":
+        elif request[0] == "dual load":  # the questions the next "dual attempt" requests are about
+            held = request[1]
+        elif request[0] == "dual attempt":
+            _, question, attempt = request
             dual_search = dual_search or ProofNumberSearch(prover)
             try:
-                pipe.send(("dual answer", dual_answer(dual_search, request[1]), None))
+                pipe.send(("dual attempt", dual_mates(dual_search, held[question], attempt), None))
             except SearchAborted as stop:
-                pipe.send(("dual answer", None, str(stop)))
+                pipe.send(("dual attempt", False, str(stop)))

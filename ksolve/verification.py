@@ -617,10 +617,12 @@ class DualQuestion:
                 "after": self.after, "main_line": self.main_line}
 
 
-def dual_questions(prover: Prover, classes: list[BeliefState], moves: int, key: int | None = None
-                   ) -> list[DualQuestion]:
+def dual_questions(prover: Prover, classes: list[BeliefState], moves: int, key: int | None = None,
+                   still_wanted: Callable[[], None] | None = None) -> list[DualQuestion]:
     """The questions of a proven strategy beginning with ``key`` (default the
-    prover's choice): one a White turn after the key.
+    prover's choice): one a White turn after the key.  ``still_wanted`` (the
+    search's hook, ``ProofNumberSearch.still_wanted``) lets a worker reading a
+    strategy back before its key is known to win be stopped.
 
     The strategy is proved again and read back by a fresh prover
     (``Prover.fresh``), so that it, and the duals counted against it, depend on
@@ -632,6 +634,7 @@ def dual_questions(prover: Prover, classes: list[BeliefState], moves: int, key: 
 
     fresh = prover.fresh()
     search = ProofNumberSearch(fresh)
+    search.still_wanted = still_wanted
     questions = []
     for part in classes:
         beliefs: dict[int, tuple[BeliefState, int]] = {}
@@ -652,7 +655,12 @@ def dual_questions(prover: Prover, classes: list[BeliefState], moves: int, key: 
 def dual_answer(search: ProofNumberSearch, question: DualQuestion) -> list[int]:
     """The question's attempts that mate as fast as the strategy's move (proof-number
     search, as the keys were: the depth-first prover alone is far slower at depth)."""
-    return [m for m in question.attempts if search.attempt_wins(question.belief, m, question.needed, question.state)]
+    return [m for m in question.attempts if dual_mates(search, question, m)]
+
+
+def dual_mates(search: ProofNumberSearch, question: DualQuestion, attempt: int) -> bool:
+    """Whether ``attempt`` (one of the question's) mates as fast as the strategy's move."""
+    return search.attempt_wins(question.belief, attempt, question.needed, question.state)
 
 
 def sorted_duals(duals: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -116,12 +116,42 @@ def test_the_workers_share_the_duals_questions_and_answer_them_exactly(pool) -> 
     (key,) = pool.keys_and_tries(_first_attempts(analysis.rules, classes)).needed
     duals, checked, reason = pool.duals(key)
     assert checked and reason is None and duals
-    pool._send(pool.owner[key], ("dual questions", key))
+    pool._send(pool.owner[key], ("dual questions", key, None))
     _, questions, _ = next(pool._answers([pool.owner[key]]))
     assert len(questions) > len(duals)
     search = ProofNumberSearch(analysis.prover())
     alone = [question.entry(others) for question in questions if (others := dual_answer(search, question))]
     assert duals == sorted_duals(alone)
+
+
+def test_a_strategy_read_back_before_its_key_is_decided_stops_when_superseded(pool) -> None:
+    """A worker idle while an attempt is being decided reads that attempt's
+    strategy back ahead (``Reading``, search ``number`` of the shared block):
+    made stale, it stops and answers "superseded"; left current, it reads the
+    same questions as when asked after the key; an attempt that does not win
+    is said, not raised, and the worker serves on."""
+    from ksolve.analysis import Analysis
+    from ksolve.board import move_from_uci
+
+    analysis = Analysis(ksolve.load_problem("problems/rotenberg-1976.toml"))
+    pool.load(analysis)
+    key, a_try = move_from_uci("a2g2"), move_from_uci("a2a1")
+
+    def read(first: int, number: int | None, supersede: bool = False) -> tuple:
+        pool._send(0, ("dual questions", first, number))
+        if supersede:
+            pool.block.next_search()
+        return next(pool._answers([0]))[1:]
+
+    assert read(key, pool.block.next_search(), supersede=True) == ([], "superseded")
+    ahead, reason = read(key, pool.block.next_search())
+    after, _ = read(key, None)
+    assert reason is None and len(ahead) > 20
+    assert [(q.after, q.chosen, q.attempts, q.needed) for q in ahead] == [(q.after, q.chosen, q.attempts, q.needed)
+                                                                          for q in after]
+    questions, reason = read(a_try, pool.block.next_search())
+    assert questions == [] and "does not win" in reason
+    assert read(key, None)[1] is None
 
 
 def test_the_command_line_verifies_one_problem_with_jobs() -> None:
