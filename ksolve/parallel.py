@@ -46,7 +46,7 @@ from ksolve.search.shared import SharedBlock
 
 if TYPE_CHECKING:
     from ksolve.analysis import Analysis
-    from ksolve.verification import FirstMove
+    from ksolve.verification import DualQuestion, FirstMove
 
 RACE_EPSILONS = (0.25, 0.5, 0.125, 0.75)
 """The 1 + epsilon share of each worker racing on one proof (``Workers.prove``)."""
@@ -96,7 +96,7 @@ class Reading:
     first: int
     worker: int
     number: int
-    questions: list = field(default_factory=list)
+    questions: list["DualQuestion"] = field(default_factory=list)
     reason: str | None = None
     done: bool = False
 
@@ -108,7 +108,7 @@ class DualJobs:
     attempts are all handed out, then takes the next question no worker has
     taken, the most moves left first (the longest jobs first, so that none
     is left alone at the end: family-11-walls-a5-e3's one question with 11
-    moves left, listed 265th of 309, takes 50 of the duals' 190 s of work);
+    moves left, listed 265th of 309, takes 46-70 s of the duals' 140-200 s of work);
     with none left it takes the last attempt of the question with the most
     left (its owner goes on from the front).  ``holders``: the workers sent
     the questions.
@@ -121,7 +121,7 @@ class DualJobs:
     False
     """
 
-    questions: list
+    questions: list["DualQuestion"]
     reason: str | None = None
     """Why a question was left unanswered (a worker's limit), None while all go on."""
     holders: set[int] = field(default_factory=set)
