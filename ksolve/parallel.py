@@ -100,6 +100,10 @@ class Reading:
     reason: str | None = None
     done: bool = False
 
+    def dual_jobs(self) -> "DualJobs":
+        """The questions read back, to be answered (its worker holds them already)."""
+        return DualJobs(self.questions, reason=self.reason, holders={self.worker})
+
 
 @dataclass
 class DualJobs:
@@ -329,7 +333,7 @@ class Workers:
                     continue  # stopped: not the key after all
                 reading.questions, reading.reason, reading.done = answer[1], answer[2], True
                 if list(split.needed) == [reading.first]:
-                    work = DualJobs(reading.questions, reason=reading.reason, holders={worker})
+                    work = reading.dual_jobs()
                 continue
             if kind == "dual":
                 if work is not None:
@@ -343,7 +347,7 @@ class Workers:
             split.needed.update(needed)
             if first_key and reading is not None and reading.first == first:
                 if reading.done:
-                    work = DualJobs(reading.questions, reason=reading.reason, holders={reading.worker})
+                    work = reading.dual_jobs()
             elif first_key:
                 stop_reading()
                 reading = read_back(worker, first)
