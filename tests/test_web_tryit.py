@@ -49,25 +49,35 @@ def in_thread(call):
     return thread, box
 
 
+def check_seconds(client) -> float:
+    """The seconds one problem check of Rotenberg 1976 takes, answered."""
+    started = time.monotonic()
+    assert client.post("/api/problems/check", json={"problem": ROTENBERG}).json()["size"] == 30
+    return time.monotonic() - started
+
+
 def test_a_long_step_leaves_the_problem_checks_answered_at_once(client):
     for _ in range(3):  # the check pool's processes started
-        assert client.post("/api/problems/check", json={"problem": ROTENBERG}).status_code == 200
+        check_seconds(client)
+    idle = statistics.median(check_seconds(client) for _ in range(20))
+    """A check's median with no step running: the reference measured in the same run."""
     trial_id = client.post("/api/try", json={"problem": ROTENBERG}).json()["id"]
     thread, step = in_thread(lambda: client.post(f"/api/try/{trial_id}/attempt", json={"move": LONG_STEP}))
     latencies = []
     while thread.is_alive():  # a page's checks, one every 10 ms
-        started = time.monotonic()
-        assert client.post("/api/problems/check", json={"problem": ROTENBERG}).json()["size"] == 30
-        latencies.append(time.monotonic() - started)
+        latencies.append(check_seconds(client))
         time.sleep(0.01)
     thread.join()
     assert step["result"].status_code == 200 and step["result"].json()["san"] == "Ke1"
     # With the trial in the server's thread pool, its search held the interpreter's lock: the checks
-    # took 30 ms at the median and up to 0.3 s during a 5.3 s step (3 ms and 9 ms of a 4.5 s one now).
-    assert step["seconds"] > 2 and len(latencies) >= 20
+    # took 30 ms at the median (ten times an idle one) and up to 0.3 s during a 5.3 s step. The
+    # bounds are against the step and the idle check of this run, not seconds: the step is 2-6 s
+    # as the machine's hour goes.
+    assert len(latencies) >= 20, (len(latencies), step["seconds"])
     slow = sorted(latencies)[int(0.9 * len(latencies))]  # the 90th percentile: one scheduling hiccup is no stall
     assert slow < step["seconds"] / 20, (slow, max(latencies), step["seconds"])
-    assert statistics.median(latencies) < step["seconds"] / 400, (statistics.median(latencies), step["seconds"])
+    busy = statistics.median(latencies)
+    assert busy < 4 * idle + 0.004, (busy, idle, step["seconds"])
 
 
 def test_a_killed_trial_process_loses_its_trials_with_one_line_and_a_new_trial_gets_a_new_process(client):
