@@ -180,6 +180,7 @@ def test_rotenberg_tries_read_as_composers_print_them() -> None:
 
 
 @pytest.mark.parametrize("name,keys", [
+    ("anderson-21", ["h1a8", "h1b7"]),  # 1.Bb7's mate asks "Any?" after a refused attempt (issue 42)
     ("anderson-23", ["a5a6", "b6b3", "f2f3"]),
     ("anderson-27", ["b2b4", "c6d7"]),
     ("anderson-31", ["a7b5", "e7e8"]),

@@ -51,8 +51,8 @@ from ksolve.play.belief import SideBelief
 from ksolve.play.mirror import mirror_uci
 from ksolve.play.session import Answer, GameSession
 from ksolve.rules import codes
-from ksolve.rules.base import ASKED, FRESH, MUST_CAPTURE, MUST_TRY
-from ksolve.search.prover import ASK, Prover
+from ksolve.rules.base import ASK, FRESH
+from ksolve.search.prover import Prover
 from ksolve.search.run import Limits, SearchAborted
 
 SAMPLE = 48
@@ -130,7 +130,7 @@ class ComputerPlayer:
             self._state = self.rules.state_after_refusal(self._state)
         elif answer.kind in ("any-yes", "any-no"):
             yes = answer.kind == "any-yes"
-            self._state = (MUST_CAPTURE if self.rules.any_obliges_until_capture else MUST_TRY) if yes else ASKED
+            self._state = self.rules.state_after_any(yes)
             self._working = positions[self.rules.any_answers(positions) == yes]
 
     # --- thinking -----------------------------------------------------------------

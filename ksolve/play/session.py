@@ -136,9 +136,7 @@ class GameSession:
 
     def can_ask(self) -> bool:
         """Whether the mover may ask "Any?" now."""
-        referee = self.referee
-        return (self.rules.any_question and not referee.any_asked and not referee.must_use_pawns
-                and not self.over)
+        return not self.over and self.referee.can_ask()
 
     def askable(self) -> list[str]:
         """The attempts the mover may make now, in UCI (his own board's moves and

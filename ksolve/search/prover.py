@@ -41,7 +41,7 @@ import numpy as np
 from ksolve.belief import BeliefState
 from ksolve.board.batch import move_union
 from ksolve.board.layout import COLUMN_BLACK
-from ksolve.rules.base import ASKED, FRESH, MUST_CAPTURE, MUST_TRY, PROBED, Outcome, RuleSet, TooManyProbeSets
+from ksolve.rules.base import ASK, ASKED, FRESH, MUST_CAPTURE, MUST_TRY, PROBED, Outcome, RuleSet, TooManyProbeSets
 from ksolve.search.leaves import win_now
 from ksolve.search.memory import MemoryPlan
 from ksolve.search.orthodox import OrthodoxTable, fails_in, no_win_within, orthodox_winning_move, viable_attempts
@@ -54,8 +54,6 @@ if TYPE_CHECKING:
 __all__ = ["ASK", "ASKED", "FRESH", "MUST_CAPTURE", "MUST_TRY", "PROBED", "Entry", "Limits", "Prover",
            "SearchAborted", "Stats", "probe_mask", "probe_move"]
 
-ASK = -2
-"""The strategy's choice of asking "Any?" instead of an attempt."""
 _PROBE_BASE = -4
 
 
@@ -280,12 +278,13 @@ class Prover:
         can_ask = self.rules.can_ask(state)
         if moves == 1 and state in (FRESH, ASKED, PROBED):
             stats.leaf_calls += 1
-            won, attempts = win_now(belief.positions, self._spec)
+            won, attempts, left = win_now(belief.positions, self._spec)
             if won:
                 entry.proven, entry.move = 1, int(attempts[0])
                 return True
-            if can_ask and self.ask_wins(belief, 1):
-                entry.proven, entry.move = 1, ASK
+            move = self._ask_last(belief, state, attempts, left)
+            if move is not None:
+                entry.proven, entry.move = 1, move
                 return True
             entry.disproven = 1
             return False
@@ -319,6 +318,23 @@ class Prover:
             return True
         entry.disproven = max(entry.disproven, moves)
         return False
+
+    def _ask_last(self, belief: BeliefState, state: int, attempts: np.ndarray, left: np.ndarray) -> int | None:
+        """The last move won by asking "Any?": asked at once (``ASK``), or after
+        the safe ``attempts`` are refused (the first of them; the "No" leads to
+        the same choice on a smaller belief), where the rule set lets a turn
+        ask after refusals (``RuleSet.state_after_refusal``, ``can_ask``); None
+        if neither wins.  ``left`` masks the positions in which every safe
+        attempt is refused: asking there is the best a safe attempt can lead to
+        (a strategy for a belief is one for each of its subsets)."""
+        rules = self.rules
+        if rules.can_ask(state) and self.ask_wins(belief, 1):
+            return ASK
+        if not len(attempts) or not rules.can_ask(rules.state_after_refusal(state)):
+            return None
+        if self.ask_wins(BeliefState(belief.positions[left]), 1):
+            return int(attempts[0])
+        return None
 
     def _decide_probe(self, belief: BeliefState, moves: int, probes: list[int], entry: Entry) -> bool:
         """A fresh turn with probes: some probe set whose every answer wins (probing
@@ -553,6 +569,6 @@ class Prover:
             entry = self.table.entry(belief, state)
         if (entry.proven == 1 and entry.move != ASK and not probe_mask(entry.move)
                 and state in (FRESH, ASKED, PROBED)):
-            _, attempts = win_now(belief.positions, self._spec)
+            _, attempts, _ = win_now(belief.positions, self._spec)
             return (entry.move if entry.move in {int(a) for a in attempts} else int(attempts[0])), 1
         return entry.move, entry.proven
