@@ -170,6 +170,16 @@ def test_the_readmes_links_reach_files() -> None:
     assert missing == []
 
 
+def test_the_readmes_problem_file_loads() -> None:
+    import ksolve
+
+    files = [block.text for block in code_blocks(README.read_text(encoding="utf-8")) if block.language == "toml"]
+    assert files
+    for text in files:
+        problem = ksolve.load_problem_text(text)
+        assert (problem.stipulation, len(problem.belief()), problem.published_key) == ("#8", 30, "a2g2")
+
+
 def readme_commands() -> list[str]:
     """Every command line of the README's ``sh`` blocks, prompts and comments removed."""
     commands: list[str] = []
