@@ -119,7 +119,7 @@ def ksolve_words(command: str) -> list[str]:
     return [sys.executable, "-m", "ksolve.cli", *words[1:]]
 
 
-def run(command: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def run(command: str, cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess[str]:
     words = shlex.split(command, comments=True)
     if words[0] == "cat":
         return subprocess.run(words, cwd=cwd, capture_output=True, text=True, timeout=timeout)
@@ -223,7 +223,7 @@ def serve_answers(command: str, cwd: Path) -> None:
     words = [word for word in ksolve_words(command) if word != "--open"] + ["--port", str(port)]
     server = subprocess.Popen(words, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180
         while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=5) as answer:
