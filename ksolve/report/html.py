@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import chess
 
+from ksolve import __version__
 from ksolve.report import diagram
 from ksolve.report.text import dual_text, move_text, stated_lines, try_lines
 from ksolve.report.tree_html import MAX_DIAGRAMS, PALETTE, TreeHtml, squares_phrase
@@ -195,7 +196,7 @@ def page(title: str, body: str, style: str = "") -> str:
     return "\n".join(["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
                       '<meta name="viewport" content="width=device-width, initial-scale=1">',
                       f"<title>{_e(title)}</title><style>{STYLE}{style}</style></head><body>", diagram.page_defs(),
-                      body, '<footer class="caption"><p>Made by ksolve.</p></footer></body></html>'])
+                      body, f'<footer class="caption"><p>Made by ksolve {__version__}.</p></footer></body></html>'])
 
 
 def problem_section(problem: Problem, result: Solution, verification: dict | None = None, *,
