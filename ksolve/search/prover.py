@@ -76,16 +76,12 @@ DEEP_BOUND_POSITIONS = 1
 ``orthodox_depth``: a single position (after a capture or a check White can
 place, say) often has no orthodox win at all in the moves left, which a short
 orthodox search shows where the belief search would refute White's every
-strategy.  Measured on family-11-walls-a5-e3 ``--at-most``: 442,473 -> 95,174
-nodes, 35.7 s -> 16.3 s; with two positions, or with budgets of 20,000 or
-300,000, less was saved."""
+strategy (the sizes and budgets measured: ``docs/research/search.md``)."""
 DEEP_BOUND_BUDGET = 50_000
 """Moves the deepest search of such a bound may make (``no_win_within``: the
-shallower depths first, with less; an undecided bound is not repeated).
-Deepening found short wins that one search of all the moves missed within
-its budget: ten long problems (Rotenberg, the family, anderson-37, kq-k-5x5)
-109.1 s -> 93.0 s in all; shallower shares of a half or an eighth, or a
-last budget of 25,000 or 100,000, gave 91.6-95.5 s, and 200,000 111.0 s."""
+shallower depths first, with less, since deepening finds short wins that one
+search of all the moves misses within its budget; an undecided bound is not
+repeated)."""
 UNDECIDED_BOUNDS_KEPT = 100_000
 """Undecided deeper bounds remembered (about 10 MB)."""
 FULL_INFORMATION_BUDGET = 2_000_000
@@ -100,9 +96,7 @@ VIABILITY_CHUNK = 8
 BOUND_DEPTHS = {3: 8}
 """Viability depth by the number of men on the board (default 4): with a lone
 king against king and piece, orthodox searches are cheap enough to bound
-eight moves (K+Q against a king hidden in a 4x4 corner, shortest mate 11:
-80 s with depth 4, 1.4 s with 8); with more men deeper bounds cost more than
-they save (Rotenberg 1976 at depth 5: 4 s -> 20 s)."""
+eight moves; with more men deeper bounds cost more than they save."""
 
 
 _SIGNATURE_WEIGHTS = np.random.default_rng(2026).integers(1, 2**63, size=6, dtype=np.uint64) | np.uint64(1)
