@@ -2,7 +2,7 @@
 goal, the number of moves and the initial positions.
 
 This module shares no code with ``ksolve.problem`` / ``ksolve.hidden``; it
-re-implements the format of ``problems/README.md`` so that the certificate
+re-implements the format of ``docs/guide/problem-format.md`` so that the certificate
 checker does not trust the solver's own enumeration.  A hidden unit
 ``PIECES:SQUARES`` (or a table ``{piece, squares, optional}``) stands on one
 of its allowed *empty* squares, hidden units on distinct squares; a placement
