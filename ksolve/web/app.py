@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, AsyncIterator
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
@@ -104,7 +105,8 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
         return JSONResponse(asdict(await checks.check(problem_field(await read_json(request)))))
 
     async def list_problems(_request: Request) -> JSONResponse:
-        return JSONResponse([asdict(problem) for problem in the_store().list()])
+        problems = await run_in_threadpool(the_store().list)  # reads every file: out of the event loop
+        return JSONResponse([asdict(problem) for problem in problems])
 
     async def get_problem(request: Request) -> JSONResponse:
         name = request.path_params["name"]
