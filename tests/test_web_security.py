@@ -14,12 +14,9 @@ own page (same origin, JSON) still gets through.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import shutil
 import socket
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -28,6 +25,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
+from serve_process import free_port, serving
 from web_answers import one_line_error
 
 from ksolve.cli import main
@@ -211,9 +209,10 @@ def test_off_loopback_every_api_call_needs_the_token(folder) -> None:
 
 def test_the_printed_address_sets_the_cookie_that_the_pages_requests_carry(folder) -> None:
     with TestClient(create_app(folder, max_running=1, access=Access(token=TOKEN)), follow_redirects=False) as client:
-        asked = client.get("/")
+        asked = client.get("/play?watch=abc123")
         assert asked.status_code == 401 and 'name="token"' in asked.text and asked.headers["content-type"].startswith(
             "text/html")
+        assert '<input type="hidden" name="watch" value="abc123">' in asked.text  # kept through the form
         wrong = client.get("/?token=" + "y" * 24)
         assert wrong.status_code == 401 and "not this workbench's" in wrong.text and "ksolve-token" not in str(
             wrong.headers)
@@ -222,6 +221,7 @@ def test_the_printed_address_sets_the_cookie_that_the_pages_requests_carry(folde
         cookie = spectator.headers["set-cookie"]
         assert cookie.startswith(f"ksolve-token-80={TOKEN};") and "HttpOnly" in cookie and "SameSite=lax" in cookie
         assert client.get("/").status_code == 200                  # the cookie is kept by the client
+        assert client.get(f"/?token={TOKEN}").headers["location"] == "/"  # the token leaves the address again
         assert client.get("/api/jobs").status_code == 200
         assert client.post("/api/problems/check", json={"problem": FOSTER}).status_code == 200
         client.cookies.clear()
@@ -307,56 +307,21 @@ def test_a_save_past_the_folders_bytes_is_refused_and_writes_nothing(client, fol
 
 
 # --- a real uvicorn on loopback ----------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def start_serve(arguments: list[str], port: int, headers: dict[str, str] | None = None):
-    """``ksolve serve`` in a child process, once its ``/api/info`` answers: ``(process, stderr lines)``."""
-    process = subprocess.Popen([sys.executable, "-m", "ksolve.cli", "serve", "--port", str(port), *arguments],
-                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONPATH": str(ROOT)})
-    lines: list[str] = []
-    threading.Thread(target=lambda: lines.extend(process.stderr), daemon=True).start()
-    deadline = time.monotonic() + 90
-    while True:
-        assert process.poll() is None, "".join(lines)
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/info", headers=headers, timeout=2).status_code in (200, 401):
-                return process, lines
-        except httpx.HTTPError:
-            pass
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.3)
-
-
-def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
 def test_a_real_server_on_loopback_refuses_every_attack(folder) -> None:
     port = free_port()
-    process, _ = start_serve(["--problems", str(folder), "--jobs", "1"], port)
-    try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
-            attacks(client, f"127.0.0.1:{port}", folder)
-            assert one_line_error(client.get("/api/info", headers={"Host": f"localhost:{port + 1}"}), 400)
-            assert client.get("/api/info", headers={"Host": f"localhost:{port}"}).status_code == 200
-    finally:
-        stop(process)
+    with serving(["--problems", str(folder), "--jobs", "1"], port), \
+            httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+        attacks(client, f"127.0.0.1:{port}", folder)
+        assert one_line_error(client.get("/api/info", headers={"Host": f"localhost:{port + 1}"}), 400)
+        assert client.get("/api/info", headers={"Host": f"localhost:{port}"}).status_code == 200
 
 
 def test_a_real_server_on_every_interface_asks_every_request_for_its_printed_token(folder) -> None:
     port = free_port()
-    process, lines = start_serve(["--host", "0.0.0.0", "--problems", str(folder), "--jobs", "1"], port)
-    try:
+    with serving(["--host", "0.0.0.0", "--problems", str(folder), "--jobs", "1"], port) as lines:
+        deadline = time.monotonic() + 5
+        while len(lines) < 2 and time.monotonic() < deadline:  # both lines come before the server listens
+            time.sleep(0.05)
         printed = "".join(lines)
         token = re.search(rf"http://127\.0\.0\.1:{port}/\?token=([A-Za-z0-9_-]{{32}})", printed).group(1)
         assert f"?token={token}" in printed.splitlines()[1]  # the address for other machines
@@ -371,8 +336,6 @@ def test_a_real_server_on_every_interface_asks_every_request_for_its_printed_tok
             assert client.get("/api/problems").status_code == 200
             bearer = httpx.get(f"http://127.0.0.1:{port}/api/jobs", headers={"Authorization": f"Bearer {token}"})
             assert bearer.status_code == 200
-    finally:
-        stop(process)
 
 
 # --- connections, on a real uvicorn with small limits -----------------------------------------------

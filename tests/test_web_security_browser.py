@@ -14,18 +14,14 @@ from __future__ import annotations
 
 import http.server
 import json
-import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
 import threading
-import time
 from pathlib import Path
 
 import httpx
 import pytest
+from serve_process import free_port, serving
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -79,12 +75,6 @@ async function attempt(name, path, init) {{
 """
 
 
-def free_port(address: str = "127.0.0.1") -> int:
-    with socket.socket() as probe:
-        probe.bind((address, 0))
-        return probe.getsockname()[1]
-
-
 def snapshot(folder: Path) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
 
@@ -95,26 +85,8 @@ def workbench_server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("problems")
     shutil.copy(ROOT / "problems" / "foster-1996.toml", folder)
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "ksolve.cli", "serve", "--port", str(port), "--jobs", "2",
-                                "--problems", str(folder), "--token", TOKEN], cwd=ROOT, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while True:
-        assert process.poll() is None, "the workbench stopped"
-        try:
-            httpx.get(url + "/api/info", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=2).raise_for_status()
-            break
-        except httpx.HTTPError:
-            assert time.monotonic() < deadline, "the workbench did not start"
-            time.sleep(0.3)
-    yield url, folder
-    process.terminate()
-    try:
-        process.wait(15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    with serving(["--jobs", "2", "--problems", str(folder), "--token", TOKEN], port):
+        yield f"http://127.0.0.1:{port}", folder
 
 
 @pytest.fixture(scope="module")
@@ -203,6 +175,9 @@ def test_the_workbenchs_own_pages_keep_working_with_its_token(browser, workbench
     outside: list[str] = []
     page.on("request", lambda request: None if request.url.startswith((url, "data:", "blob:"))
             else outside.append(request.url))
+    streams: list[int] = []
+    page.on("response", lambda response: streams.append(response.status) if response.url.endswith("/events")
+            else None)
     page.goto(f"{url}/?token={TOKEN}")
     assert page.url == f"{url}/#compose"                    # the token left the address at once
     # Compose and Verify: the check, the job and its event stream, the report in its frame, the certificate
@@ -212,6 +187,7 @@ def test_the_workbenchs_own_pages_keep_working_with_its_token(browser, workbench
     page.click("#run-verify")
     expect(page.locator("#verdict .verdict")).to_contain_text("Sound", timeout=120_000)
     expect(page.frame_locator("#report-frame").locator(".verdict.good")).to_contain_text("Sound")
+    assert streams == [200]                                  # the job's event stream (EventSource) was let in
     certificate = page.get_attribute('#exports a[href$="certificate.json"]', "href")
     assert context.request.get(url + certificate).json()["format"] == "ksolve-certificate"
     # Try it

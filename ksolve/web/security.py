@@ -180,8 +180,15 @@ class Guard:
             if why is not None:
                 return error_response(403, why)
         cookie_name = token_cookie_name(scope)
+        page = method in SAFE_METHODS and not path.startswith("/api/")
+        query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True) if page else []
+        if self.access.token is not None and any(name == "token" for name, _ in query):
+            return self._open_with_token(scope, path, query, cookie_name)
         if not self.access.token_given(headers, cookie_name):
-            return self._ask_for_token(scope, method, path, cookie_name)
+            if not page:
+                return error_response(401, "this workbench asks for its token: open the address ksolve serve "
+                                           "printed (…/?token=…), or send the header Authorization: Bearer TOKEN")
+            return HTMLResponse(_token_page(path, query, wrong=False), status_code=401)
         if method in BODY_METHODS or (method not in SAFE_METHODS and _has_body(headers)):
             kind = headers.get("content-type")
             if kind is None or kind.split(";")[0].strip().lower() != "application/json":
@@ -189,21 +196,18 @@ class Guard:
                                            "(Content-Type: application/json)")
         return None
 
-    def _ask_for_token(self, scope: Scope, method: str, path: str, cookie_name: str) -> Response:
-        """401, or for a page address holding the right ``?token=``: the cookie and the page again."""
+    def _open_with_token(self, scope: Scope, path: str, query: list[tuple[str, str]], cookie_name: str) -> Response:
+        """A page's address holding ``?token=``: the right one sets the cookie and opens the page
+        again without it (out of the address bar and the history); a wrong one asks again."""
         assert self.access.token is not None
-        query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
-        given = [value for name, value in query if name == "token"]
-        if path.startswith("/api/") or method not in SAFE_METHODS:
-            return error_response(401, "this workbench asks for its token: open the address ksolve serve printed "
-                                       "(…/?token=…), or send the header Authorization: Bearer TOKEN")
+        given = [value for name, value in query if name == "token"][-1]
         rest = [(name, value) for name, value in query if name != "token"]
-        if given and secrets.compare_digest(given[-1].encode(), self.access.token.encode()):
-            answer = RedirectResponse(path + (f"?{urlencode(rest)}" if rest else ""), status_code=303)
-            answer.set_cookie(cookie_name, self.access.token, httponly=True, samesite="lax", path="/",
-                              secure=scope.get("scheme") == "https")
-            return answer
-        return HTMLResponse(_token_page(path, rest, wrong=bool(given)), status_code=401)
+        if not secrets.compare_digest(given.encode(), self.access.token.encode()):
+            return HTMLResponse(_token_page(path, rest, wrong=True), status_code=401)
+        answer = RedirectResponse(path + (f"?{urlencode(rest)}" if rest else ""), status_code=303)
+        answer.set_cookie(cookie_name, self.access.token, httponly=True, samesite="lax", path="/",
+                          secure=scope.get("scheme") == "https")
+        return answer
 
 
 def token_cookie_name(scope: Scope) -> str:
