@@ -38,10 +38,10 @@ from ksolve.web.errors import error_response
 RATES = {
     "POST /api/jobs": "30/minute",
     "PUT /api/problems/{name}": "60/minute",
-    "POST /api/try": "20/minute",
+    "POST /api/try": "30/minute",
     "POST /api/try/{id}/attempt": "120/minute",
-    "POST /api/play": "30/minute",
-    "POST /api/play/replay": "30/minute",
+    "POST /api/play": "60/minute",
+    "POST /api/play/replay": "60/minute",
     "POST /api/play/{id}/attempt": "300/minute",
     "GET /api/play/{id}/belief": "60/minute",
 }
