@@ -22,7 +22,7 @@ harness's own spread on this machine (0.90 to 1.10 on a loaded 2-core one).
 ``--abuse`` also measures what one client can hold on each server: idle
 connections and connections dripping a request's head a byte a second, and
 whether a request from another address (127.0.0.2) is answered meanwhile.
-Writes ``benchmarks/results/web.json``.
+Writes ``benchmarks/results/web.json`` (``web-calibration.json`` with ``--calibrate``).
 
 Each client is a kept-alive HTTP/1.1 connection sending the same prepared
 request (asyncio streams, a few microseconds of work per request): on a
@@ -50,6 +50,7 @@ from common import free_port, machine, running_server
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).resolve().parent / "results" / "web.json"
+CALIBRATION = RESULTS.with_name("web-calibration.json")
 ROTENBERG = (ROOT / "problems" / "rotenberg-1976.toml").read_text()
 TOKEN = "bench-web-token-0123456789"
 VARIANTS = ("unlocked", "locked")
@@ -271,7 +272,7 @@ def main() -> None:
                     f"--clients {args.clients} --verifications {args.verifications}{' --abuse' if args.abuse else ''}"
                     f"{' --calibrate' if args.calibrate else ''}"),
     }
-    RESULTS.write_text(json.dumps(results, indent=1) + "\n")
+    (CALIBRATION if args.calibrate else RESULTS).write_text(json.dumps(results, indent=1) + "\n")
     print(json.dumps({key: results[key] for key in ("locked_over_unlocked_p50", "locked_over_unlocked_mean",
                                                      "checks_in_process", "abuse", "load_average_before")}))
     for variant in VARIANTS:

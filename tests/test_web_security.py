@@ -383,3 +383,33 @@ def test_idle_and_dripping_connections_are_bounded_and_closed(small_limits_serve
     assert fresh.recv(100).startswith(b"HTTP/1.1 200")
     for sock in (refused, fresh, *held):
         sock.close()
+
+
+def test_an_answer_that_takes_longer_than_the_head_deadline_is_not_cut() -> None:
+    """The deadline is for a request's head: a long answer (an event stream's) keeps its connection."""
+    import uvicorn
+
+    from ksolve.web.connections import bounded_protocol
+
+    async def slow(scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})
+        await asyncio.sleep(1.5)
+        await send({"type": "http.response.body", "body": b"late but whole"})
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(slow, host="127.0.0.1", port=port, log_level="warning",
+                                           http=bounded_protocol(head_seconds=0.5)))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+            assert client.get("/").text == "late but whole"
+            time.sleep(0.2)
+            assert client.get("/").text == "late but whole"  # and the next request's answer too
+    finally:
+        server.should_exit = True
+        thread.join(10)
