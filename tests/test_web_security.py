@@ -413,3 +413,15 @@ def test_an_answer_that_takes_longer_than_the_head_deadline_is_not_cut() -> None
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_token_alone_asks_for_a_random_one() -> None:
+    from ksolve.cli import serve
+    from ksolve.web.server import access_for
+
+    assert serve.make_context("serve", ["--token", "--port", "9000"]).params["token"] == ""
+    assert serve.make_context("serve", ["--token", TOKEN]).params["token"] == TOKEN
+    first, second = access_for("127.0.0.1", "", False, []), access_for("127.0.0.1", "", False, [])
+    assert len(first.token) == 32 and first.token != second.token
+    assert access_for("127.0.0.1", None, False, []).token is None          # loopback: none unless asked
+    assert access_for("192.0.2.7", TOKEN, False, []) == Access.of(["192.0.2.7"], TOKEN)
