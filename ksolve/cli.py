@@ -559,33 +559,42 @@ def generate(rules_name: str, games: int, ply: int, seed: int, out_dir: str, sta
 
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (the default: this machine only).")
+              help="Address to listen on (the default: this machine only; any other asks for the token).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.option("--problems", "problems_dir", type=click.Path(exists=True, file_okay=False),
               help="The Library's folder of problem files (read and written there only).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the workbench in the web browser.")
 @click.option("--jobs", "max_running", type=click.IntRange(min=1),
               help="Solve and verify jobs run at once (default: the number of cores); 8 more may wait.")
-def serve(host: str, port: int, problems_dir: str | None, open_browser: bool, max_running: int | None) -> None:
+@click.option("--token", is_flag=False, flag_value="", default=None, envvar="KSOLVE_TOKEN", metavar="[TOKEN]",
+              help="Every request needs this token (16 or more characters; --token alone: a random one). "
+                   "Always on off loopback (a random one unless given); also read from KSOLVE_TOKEN.")
+@click.option("--no-token", is_flag=True, help="No token (loopback only: the default there).")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Also answer to this host name (a reverse proxy's); repeatable.")
+def serve(host: str, port: int, problems_dir: str | None, open_browser: bool, max_running: int | None,
+          token: str | None, no_token: bool, allow_hosts: tuple[str, ...]) -> None:
     """Start the composer's workbench, a web app on this machine: compose a
     problem on a board, verify it with live progress, try it against the
-    worst-case referee, browse the problems folder.  Ctrl-C stops it.
+    worst-case referee, browse the problems folder.  It answers its own pages
+    only (other sites' requests are refused), and off loopback every request
+    needs the token of the address it prints.  Ctrl-C stops it.
 
     \b
-    Example:
+    Examples:
       ksolve serve --problems problems --open
+      ksolve serve --host 0.0.0.0 --problems problems     # prints http://...:8000/?token=...
+      ksolve serve --allow-host ksolve.example.org --token  # behind a reverse proxy
     """
     import os
     from pathlib import Path
 
-    from ksolve.web.server import is_loopback, serve as serve_workbench
+    from ksolve.web.server import access_for, serve as serve_workbench
 
-    if not is_loopback(host):
-        click.echo(f"ksolve: warning: listening on {host}: whoever reaches this machine can use the workbench "
-                   "(no login), its CPU and its --problems folder", err=True)
     with input_errors():
+        access = access_for(host, token, no_token, allow_hosts)
         serve_workbench(host, port, Path(problems_dir) if problems_dir else None, max_running or os.cpu_count() or 1,
-                        open_browser, lambda line: click.echo(line, err=True))
+                        open_browser, lambda line: click.echo(line, err=True), access)
 
 
 main.add_command(cli_compose.compose)

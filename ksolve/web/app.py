@@ -4,6 +4,9 @@
 Every answer of the API is JSON; every error is ``{"error": "<one line>"}``
 (``errors.py``): 400 unreadable JSON, 404 no such job or problem, 413 body
 too large, 422 bad input (the loader's line), 429 no room for another job.
+Before any handler, ``security.Guard`` refuses a foreign Host (400), another
+site's request (403), a request without the token (401) and a body that is not
+JSON (415); ``client_limits.ClientLimits`` a client past its rate (429).
 
 >>> [route.path for route in create_app(None).routes if route.path.startswith("/api/jobs")]
 ['/api/jobs', '/api/jobs', '/api/jobs/{id}', '/api/jobs/{id}', '/api/jobs/{id}/events', '/api/jobs/{id}/report.html', '/api/jobs/{id}/certificate.json']
@@ -19,6 +22,7 @@ from pathlib import Path
 from typing import Any, AsyncIterator
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
@@ -26,10 +30,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ksolve.web.checks import CheckPool
+from ksolve.web.client_limits import ClientLimits
 from ksolve.web.errors import EXCEPTION_HANDLERS, ApiError
 from ksolve.web.jobs import DONE, Job, JobManager, QueueFull
 from ksolve.web.problems_store import SUFFIX, ProblemStore
-from ksolve.web.requests import DEFAULT_TIMEOUT, BodyLimit, job_request, read_json, read_problem_text
+from ksolve.web.requests import DEFAULT_TIMEOUT, BodyLimit, job_request, problem_field, read_json
+from ksolve.web.security import Access, Guard
 from ksolve.web.worker import JobSpec
 
 STATIC = Path(__file__).parent / "static"
@@ -44,11 +50,14 @@ KEEPALIVE_SECONDS = 15.0
 
 
 def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1, max_queued: int = 8,
-               max_body: int = MAX_BODY, job_memory: int | None = None, check_memory: int = CHECK_MEMORY
-               ) -> Starlette:
+               max_body: int = MAX_BODY, job_memory: int | None = None, check_memory: int = CHECK_MEMORY,
+               access: Access = Access(), locked: bool = True) -> Starlette:
     """The app: jobs run ``max_running`` at once with ``max_queued`` waiting, each within
     ``job_memory`` bytes of belief (default: the library's budget shared among the running jobs);
-    ``problems_dir``: the folder of the Library page (None: no folder)."""
+    ``problems_dir``: the folder of the Library page (None: no folder); ``access``: the names
+    it answers to and its token (default: loopback, no token).  ``locked=False`` leaves out the
+    checks of ``security.py`` and ``client_limits.py``: for ``benchmarks/bench_web.py``'s
+    reference only."""
     import ksolve
     from ksolve.web import play, tryit
 
@@ -93,10 +102,11 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
                                         "timeout": DEFAULT_TIMEOUT, "job_memory": memory}})
 
     async def check(request: Request) -> JSONResponse:
-        return JSONResponse(asdict(await checks.check(await read_problem_text(request))))
+        return JSONResponse(asdict(await checks.check(problem_field(await read_json(request)))))
 
     async def list_problems(_request: Request) -> JSONResponse:
-        return JSONResponse([asdict(problem) for problem in the_store().list()])
+        problems = await run_in_threadpool(the_store().list)  # reads every file: out of the event loop
+        return JSONResponse([asdict(problem) for problem in problems])
 
     async def get_problem(request: Request) -> JSONResponse:
         name = request.path_params["name"]
@@ -106,7 +116,7 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
         name = request.path_params["name"]
         target = the_store()
         target.path(name)  # a bad name before the work
-        text = await read_problem_text(request)
+        text = problem_field(await read_json(request))
         await checks.check(text)  # only a problem the loader takes is saved
         created = target.save(name, text)
         return JSONResponse({"name": name, "file": f"{name}{SUFFIX}", "created": created},
@@ -185,7 +195,8 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
         Route("/play", play_page),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(BodyLimit, limit=max_body)],
+    locks = [Middleware(Guard, access=access), Middleware(ClientLimits)] if locked else []
+    app = Starlette(routes=routes, middleware=[*locks, Middleware(BodyLimit, limit=max_body)],
                     exception_handlers=EXCEPTION_HANDLERS, lifespan=lifespan)
     app.state.jobs, app.state.store, app.state.checks = jobs, store, checks
     return app

@@ -1,5 +1,6 @@
-"""Reading request bodies: the size limit, JSON, the problem text and a job's
-action and options, each bad part answered by ``ApiError`` with one line.
+"""Reading request bodies (JSON only, as ``security.Guard`` lets through): the
+size limit, JSON, the problem text and a job's action and options, each bad
+part answered by ``ApiError`` with one line.
 
 >>> job_request({"problem": "stipulation = '#1'", "action": "verify", "options": {"tries": 3}}).options.tries
 3
@@ -75,17 +76,6 @@ async def read_json(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(400, f"body: a JSON object expected, got {type(data).__name__}")
     return data
-
-
-async def read_problem_text(request: Request) -> str:
-    """A problem's TOML: ``{"problem": "<TOML>"}`` (JSON), or the TOML itself as the body."""
-    if request.headers.get("content-type", "").startswith("application/json"):
-        return problem_field(await read_json(request))
-    body = await request.body()
-    try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ApiError(422, f"body: byte {error.start} is not UTF-8 (send the TOML as UTF-8)") from None
 
 
 def problem_field(data: dict[str, Any]) -> str:
