@@ -157,7 +157,7 @@ async function resume(id) {
 
 // --- the curtain (hot-seat) ------------------------------------------------------------------
 /** Hides everything the side that moved knows, before the other side comes to the board. */
-function raiseCurtain(next, moved) {
+function raiseCurtain(next, moved, words = '') {
   curtainUp = true;
   game.state = null;
   game.toMove = next;
@@ -166,7 +166,8 @@ function raiseCurtain(next, moved) {
   board.set({ fen: EMPTY, lastMove: undefined, check: false, highlight: { custom: new Map() },
     movable: { color: undefined, dests: new Map() } });
   board.setAutoShapes([]);
-  $('curtain-text').textContent = `${moved ? `${cap(moved)} has moved. ` : ''}${cap(next)} to play: click when you are alone at the board.`;
+  // the move's announcement is heard by both sides: it may stay on the curtain
+  $('curtain-text').textContent = `${moved ? `${cap(moved)} has moved${words ? ` (${words})` : ''}. ` : ''}${cap(next)} to play: click when you are alone at the board.`;
   $('curtain').hidden = false;
   for (const id of ['play-log', 'play-moves', 'play-legend', 'play-tray']) $(id).replaceChildren();
   $('belief-count').textContent = '';
@@ -174,6 +175,7 @@ function raiseCurtain(next, moved) {
   const pgn = $('pgn-own');
   pgn.hidden = true;
   pgn.removeAttribute('href');
+  pgn.textContent = 'Your PGN';
   say('play-turn', `${cap(next)} to move. The curtain hides ${moved ? cap(moved) : 'the other side'}'s board: pass the device.`);
   say('play-answer', '');
   bars(null);
@@ -367,7 +369,7 @@ async function send(move) {
     $('play-move').value = '';
     const moved = answer.answer.kind === 'move';
     if (moved && game.mode === 'hotseat' && !answer.state.over) {
-      raiseCurtain(answer.state.to_move, side);
+      raiseCurtain(answer.state.to_move, side, answer.answer.words);
       return;
     }
     show(answer.state);
