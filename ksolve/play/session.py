@@ -171,6 +171,10 @@ class GameSession:
         """The true position (the referee's board)."""
         return position_to_board(self.referee.position)
 
+    def board_at(self, ply: int) -> chess.Board:
+        """The true position before the move ``ply`` (0: the start; ``len(turns)``: now)."""
+        return position_to_board(self.positions[ply])
+
     def board_fens(self) -> list[str]:
         """The true board (FEN's first field) before each move and after the last."""
         return [position_to_board(position).board_fen() for position in self.positions]

@@ -231,9 +231,10 @@ def state(played: PlayedGame, side: chess.Color | None) -> dict[str, Any]:
 
 
 def reveal(game) -> dict[str, Any]:
-    """The whole game, after the end: every position's FEN, every move (SAN and UCI), the
-    referee's log."""
-    return {"fens": game.board_fens(),
+    """The whole game, after the end: the side that moved first, every position's FEN, every
+    move (SAN and UCI), the referee's log."""
+    return {"first": side_name(game.board_at(0).turn),
+            "fens": game.board_fens(),
             "moves": game.sans(),
             "uci": [turn.move for turn in game.turns],
             "log": [{"number": e.number, "text": e.text, "heard_by": [side_name(s) for s in e.heard_by]}

@@ -139,7 +139,7 @@ function begin(id, watch, mode, state) {
   const book = rulebooks.get(state.rules);
   $('game-rulebook').hidden = !book;
   if (book) {
-    $('game-rulebook-title').textContent = `What the referee says (${book.title})`;
+    $('game-rulebook-title').textContent = `What the referee says: ${book.title}`;
     $('game-rulebook-lines').replaceChildren(...rulebookRows(book));
   }
   if (mode === 'hotseat' && !state.over) raiseCurtain(state.to_move, null);
@@ -217,6 +217,8 @@ function show(state) {
   pgn.textContent = `${cap(state.side)}'s PGN`;
   pgn.hidden = false;
   say('play-turn', statusText(state), state.over ? 'good' : state.your_turn ? 'mine' : 'pending');
+  $('move-entry').hidden = state.over;
+  $('play-tray').hidden = state.over;
   bars(state);
   legend(state);
   tray();
@@ -406,8 +408,11 @@ async function loadBelief() {
 function finish(state, links = null) {
   const reveal = state.reveal;
   const uci = reveal.uci || [];
+  const white = reveal.first === 'white';
   replay = { fens: reveal.fens, moves: reveal.moves, index: reveal.fens.length - 1,
-    lastMoves: [undefined, ...uci.map(move => [move.slice(0, 2), move.slice(2, 4)])] };
+    lastMoves: [undefined, ...uci.map(move => [move.slice(0, 2), move.slice(2, 4)])],
+    // the side to move after each ply, in check when its SAN says so (Kriegspiel: Fog of War has no check)
+    checks: [false, ...reveal.moves.map((san, ply) => /[+#]$/.test(san) && ((ply % 2 === 0) === white ? 'black' : 'white'))] };
   $('replay').hidden = false;
   say('replay-result', `${state.result}: ${state.termination || 'the game was left'} · ${moveCount(reveal.moves.length)}`, 'good');
   $('replay-moves').replaceChildren(...moveTable(reveal.moves, goTo));
@@ -425,7 +430,8 @@ function finish(state, links = null) {
 
 function goTo(index) {
   replay.index = Math.max(0, Math.min(replay.fens.length - 1, index));
-  replayBoard.set({ fen: replay.fens[replay.index], lastMove: replay.lastMoves[replay.index] });
+  replayBoard.set({ fen: replay.fens[replay.index], lastMove: replay.lastMoves[replay.index],
+    check: replay.checks[replay.index] || false });
   $('replay-ply').textContent = `${replay.index} / ${replay.fens.length - 1}`;
   for (const button of $('replay-moves').querySelectorAll('button.m')) {
     const now = Number(button.dataset.ply) === replay.index;
