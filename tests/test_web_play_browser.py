@@ -447,3 +447,23 @@ def test_the_board_is_large_where_the_screen_allows_and_reads_at_400_px(browser,
     expect(page.locator("#play-log")).to_contain_text("1. Nf3: Silent", timeout=TURN)
     expect(page.locator("#play-board square.last-move")).to_have_count(2)
     context.close()
+
+
+def test_a_reloaded_page_goes_on_with_its_game(context, server) -> None:
+    page = context.new_page()
+    new_game(page, server, "wild16", "computer")
+    attempt_by_typing(page, "Nf3")
+    expect(page.locator("#play-log")).to_contain_text("1. Nf3: Silent", timeout=TURN)
+    page.reload()                                                      # ?game=<id> in the address bar
+    expect(page.locator("#play-log")).to_contain_text("1. Nf3: Silent")
+    expect(page.locator(MEN.format("play-board"))).to_have_count(16)
+    expect(page.locator("#play-turn")).to_contain_text("Your move: White to play, move 2")
+    new_game(page, server, "berkeley")
+    through_curtain(page)
+    attempt_by_typing(page, "e4")
+    page.reload()                                                      # hot-seat: behind the curtain again
+    expect(page.locator("#curtain")).to_be_visible()
+    expect(page.locator("#curtain-text")).to_contain_text("Black to play")
+    expect(page.locator(MEN.format("play-board"))).to_have_count(0)
+    page.goto(server + "play?game=nosuch")
+    expect(page.locator("#setup-status")).to_contain_text("no game 'nosuch'")

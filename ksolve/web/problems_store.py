@@ -152,7 +152,7 @@ def _display_fields(text: str) -> dict[str, str]:
     """The title, stipulation and rules as written (for the list only: the loader checks problems);
     a variant problem without ``rules`` is played under the variants' default rule set.
 
-    >>> _display_fields('stipulation = "#2"\nvariant = {name = "one-eye", bishop = "c8"}\n')["rules"]
+    >>> _display_fields('stipulation = "#2"\\nvariant = {name = "one-eye", bishop = "c8"}\\n')["rules"]
     'berkeley'
     """
     from ksolve.rules.variants import DEFAULT_RULES
