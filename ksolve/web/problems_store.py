@@ -167,9 +167,19 @@ def _digest(text: str) -> str:
 
 
 def _display_fields(text: str) -> dict[str, str]:
-    """The title, stipulation and rules as written (for the list only: the loader checks problems)."""
+    """The title, stipulation and rules as written (for the list only: the loader checks problems);
+    a variant problem without ``rules`` is played under the variants' default rule set.
+
+    >>> _display_fields('stipulation = "#2"\\nvariant = {name = "one-eye", bishop = "c8"}\\n')["rules"]
+    'berkeley'
+    """
+    from ksolve.rules.variants import DEFAULT_RULES
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return {}
-    return {key: data[key] for key in ("title", "stipulation", "rules") if isinstance(data.get(key), str)}
+    fields = {key: data[key] for key in ("title", "stipulation", "rules") if isinstance(data.get(key), str)}
+    if "variant" in data and "rules" not in data:
+        fields["rules"] = DEFAULT_RULES
+    return fields
