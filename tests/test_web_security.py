@@ -68,9 +68,10 @@ def writes(game: str) -> list[tuple[str, str, dict | None]]:
     ]
 
 
-def reads(game: str) -> list[str]:
-    """The reads of problem text, PGNs and a game (``game``: an existing game's id)."""
-    return ["/api/problems", "/api/problems/foster-1996", "/api/jobs", f"/api/play/{game}/spectate",
+def reads(game: str, watch: str) -> list[str]:
+    """The reads of problem text, PGNs and a game (``game``: an existing game's id, ``watch``
+    its spectators' id)."""
+    return ["/api/problems", "/api/problems/foster-1996", "/api/jobs", f"/api/play/watch/{watch}",
             f"/api/play/{game}/pgn?view=white", f"/api/play/{game}?side=white"]
 
 
@@ -91,7 +92,8 @@ def send(client, method: str, path: str, body: dict | None, headers: dict[str, s
 def attacks(client, host: str, folder: Path) -> None:
     """Every attack on ``client`` (a TestClient or an httpx client of a real server reached as
     ``host``): each refused with its status and one line; nothing written, started or deleted."""
-    game = client.post("/api/play", json={"rules": "berkeley", "mode": "hotseat"}, headers=own_page(host)).json()["id"]
+    started = client.post("/api/play", json={"rules": "berkeley", "mode": "hotseat"}, headers=own_page(host)).json()
+    game, watch = started["id"], started["watch"]
     before = snapshot(folder)
     jobs = client.get("/api/jobs").json()["jobs"]
     for method, path, body in writes(game):
@@ -103,16 +105,16 @@ def attacks(client, host: str, folder: Path) -> None:
             for headers, content in SIMPLE_BODIES:
                 response = client.request(method, path, content=content, headers=headers)
                 assert one_line_error(response, 415).startswith("Content-Type: ")
-    for path in reads(game):
+    for path in reads(game, watch):
         assert one_line_error(client.get(path, headers={"Host": "attacker.example"}), 400)
         for headers, named in EVIL_ORIGINS:
             assert one_line_error(client.get(path, headers=headers), 403).startswith(named)
     assert snapshot(folder) == before
     assert client.get("/api/jobs").json()["jobs"] == jobs
-    assert client.get(f"/api/play/{game}/spectate").json()["plies"] == 0
+    assert client.get(f"/api/play/watch/{watch}").json()["plies"] == 0
     # the server's own page gets through, with or without the browser's headers
     for headers in (own_page(host), {"Sec-Fetch-Site": "none"}, {}):
-        for path in reads(game):
+        for path in reads(game, watch):
             assert client.get(path, headers=headers).status_code == 200, path
     step = client.post(f"/api/play/{game}/attempt", json={"side": "white", "move": "e2e4"}, headers=own_page(host))
     assert step.status_code == 200 and step.json()["answer"]["words"]

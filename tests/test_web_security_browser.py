@@ -208,7 +208,7 @@ def test_the_workbenchs_own_pages_keep_working_with_its_token(browser, workbench
     watch = play.get_attribute("#spectate-link", "href")
     spectator = context.new_page()
     spectator.goto(url + watch)
-    expect(spectator.locator("#watch-status")).to_contain_text("0 moves played")
+    expect(spectator.locator("#watch-status")).to_contain_text("0 moves (0 half-moves) played")
     play.click("#curtain-go")
     with play.expect_download() as download:
         play.click("#pgn-own")
