@@ -83,13 +83,18 @@ def solve(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet 
     which is much cheaper for long problems: refuting the depths below the
     mate is the costly part.  ``jobs``: worker processes sharing White's first
     attempts (``ksolve.parallel``; with one first class and no probes, else
-    one process).  Raises ``ProblemError`` for a rule set whose goal differs
-    from the stipulation's."""
+    one process; a large belief is searched in a worker even with one job, so
+    that the time limit holds: ``parallel.watched``).  Raises ``ProblemError``
+    for a rule set whose goal differs from the stipulation's, ``BudgetTooSmall``
+    when the memory budget holds no search of the belief."""
+    from ksolve.parallel import worker_processes
+
     started = work_clock()  # the search's time, without compiling kernels
     analysis = as_analysis(problem, rules, moves)
-    firsts = _root_choices(analysis) if jobs > 1 else []
+    processes = worker_processes(analysis, limits, jobs)
+    firsts = _root_choices(analysis) if processes else []
     if len(firsts) > 1:
-        return _solve_in_workers(analysis, firsts, jobs, limits, progress, tree, shortest, started)
+        return _solve_in_workers(analysis, firsts, processes, limits, progress, tree, shortest, started)
     prover = analysis.prover(limits, progress)
     searcher = make_search(search, prover)
     wins = searcher.wins
@@ -152,7 +157,7 @@ def _solve_in_workers(analysis: Analysis, firsts: list[int], jobs: int, limits: 
     solution = Solution(UNKNOWN, None, analysis.moves, None, len(analysis.belief), 0, 0.0,
                         classes=analysis.class_sizes, shortest=shortest, rules=analysis.rules.name,
                         problem=analysis.problem)
-    with Workers(min(jobs, len(firsts))) as workers:
+    with Workers(min(jobs, len(firsts)), analysis=analysis) as workers:
         workers.load(analysis, limits, progress)
         if shortest:  # every shorter depth refuted: each worker refutes its share of the first attempts
             found = workers.fewest(firsts, 1, analysis.moves)
