@@ -198,6 +198,8 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
 
     if not Path(path).exists():
         fail(f"{path}: no such file or folder")
+    if results_path:
+        check_writable(results_path, "--results")
     files = sorted(Path(path).glob("*.toml")) if Path(path).is_dir() else [Path(path)]
     if not files:
         fail(f"{path}: no problem files (*.toml) in this folder")
@@ -377,7 +379,7 @@ def load_rules(name: str):
 @main.command()
 @click.option("--rules", "rules_name", default="berkeley", show_default=True, help="Referee rule set.")
 @click.option("--fen", required=True, help="The true position.")
-@click.argument("attempts", nargs=-1)
+@click.argument("attempts", nargs=-1, required=True)
 def referee(rules_name: str, fen: str, attempts: tuple[str, ...]) -> None:
     """Print the referee's answer to each attempt (UCI, or "any" for Any?),
     the side to move making them in turn.

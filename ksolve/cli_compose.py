@@ -89,10 +89,6 @@ def verify_on_cluster(problems: list["Problem"], moves: int | None, rules: str |
     from ksolve.runs.runner import hard_limit
     from ksolve.runs.verify import verify_all
 
-    if results:
-        from ksolve.cli_support import check_writable
-
-        check_writable(results, "--results")
     memory = _memory_limit()
     with input_errors(), local_or_remote_cluster(jobs, scheduler, memory) as client:
         return verify_all(problems, moves=moves, rules=rules, seconds=timeout or None, tries=tries, duals=duals,

@@ -31,7 +31,8 @@ _ESTABLISHED = "ksolve.established"
 """``ctx.meta`` key of a callable saying what a command has established so far."""
 _EXIT_AT_ONCE = "ksolve.exit_at_once"
 """``ctx.meta`` key: Ctrl-C ends the process at once, after its line (a local Dask cluster runs)."""
-OPTIONS = {"memory": "--max-memory", "jobs": "--jobs", "scheduler": "--scheduler", "timeout": "--timeout"}
+OPTIONS = {"memory": "--max-memory", "jobs": "--jobs", "scheduler": "--scheduler", "timeout": "--timeout",
+           "key": "--key"}
 """The option that gives each run setting the library's errors speak of (``ksolve.errors.SETTINGS``)."""
 MAX_LINE = 300
 """The longest error line: a longer reason is cut, saying how much was left out."""
@@ -72,7 +73,7 @@ def cli_message(error: "InputError") -> str:
     >>> cli_message(SettingError("jobs", "-1 is not a number"))
     '--jobs: -1 is not a number'
     >>> cli_message(InputError("f.toml: position.hidden: over the memory budget of 1.0 GB", "memory"))
-    'f.toml: position.hidden: over the memory budget of 1.0 GB (the default: half of the memory; --max-memory sets it)'
+    'f.toml: position.hidden: over the memory budget of 1.0 GB (by default half of the memory; --max-memory sets another)'
     """
     from ksolve.errors import SettingError
 
@@ -82,8 +83,8 @@ def cli_message(error: "InputError") -> str:
     option = OPTIONS[setting]
     default = setting == "memory" and not _memory_given()
     if isinstance(error, SettingError):
-        return f"{option}{' (not given: the default, half of the memory)' if default else ''}: {error.reason}"
-    return f"{error} ({'the default: half of the memory; ' + option + ' sets it' if default else option})"
+        return f"{option}{' (not given: by default half of the memory)' if default else ''}: {error.reason}"
+    return f"{error} ({'by default half of the memory; ' + option + ' sets another' if default else option})"
 
 
 def _memory_given() -> bool:
@@ -93,8 +94,11 @@ def _memory_given() -> bool:
 
 def check_writable(path: str, option: str, folder: bool = False) -> None:
     """Fail at once, before any long work, unless ``path`` can be written: a
-    file, or with ``folder`` a folder (made with its parents if missing)."""
-    import os
+    file, or with ``folder`` a folder (made with its parents when the work
+    writes it).  Tried, not guessed: a file is opened for appending (or made
+    and removed), a folder gets a file (or, missing, a subfolder in its
+    nearest existing parent) made and removed, so that ``/proc/x`` or a
+    read-only file system fails here as it would after the work."""
     from pathlib import Path
 
     target = Path(path)
@@ -107,8 +111,37 @@ def check_writable(path: str, option: str, folder: bool = False) -> None:
         fail(f"{option}: cannot write {path}: no such folder {existing}")
     if not existing.is_dir() and existing != target:
         fail(f"{option}: cannot write {path}: {existing} is a file, not a folder")
-    if not os.access(existing, os.W_OK):
-        fail(f"{option}: cannot write {path}: permission denied")
+    reason = _write_refused(target, existing, folder)
+    if reason:
+        fail(f"{option}: cannot write {path}: {reason}")
+
+
+def _write_refused(target, existing, folder: bool) -> str | None:
+    """Why writing ``target`` (a file, or a folder under its nearest existing
+    ``existing``) fails, found by trying it and undoing the try; None if it works."""
+    import os
+    import shutil
+    import tempfile
+
+    try:
+        if folder:
+            if target.exists():
+                with tempfile.TemporaryFile(dir=target):
+                    pass
+            else:
+                shutil.rmtree(tempfile.mkdtemp(dir=existing, prefix=".ksolve-"))
+        elif target.exists():
+            with open(target, "a", encoding="utf-8"):
+                pass
+        else:
+            with open(target, "x", encoding="utf-8"):
+                pass
+            os.unlink(target)
+    except OSError as error:
+        where = target if target.exists() else existing
+        reason = str(error.strerror or error)
+        return f"{reason[:1].lower() + reason[1:]} ({'in ' if where.is_dir() and where != target else ''}{where})"
+    return None
 
 
 def write_output(path: str, text: str, option: str = "-o") -> None:
@@ -152,7 +185,8 @@ class Group(click.Group):
 
     def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
         try:
-            return super().make_context(info_name, _values_attached(args), parent, **extra)
+            _refuse_negative_jobs(args)
+            return super().make_context(info_name, args, parent, **extra)
         except click.exceptions.NoArgsIsHelpError:
             raise
         except click.UsageError as error:  # the group's own options
@@ -179,26 +213,17 @@ def exit_at_once_on_ctrl_c() -> None:
     click.get_current_context().meta[_EXIT_AT_ONCE] = True
 
 
-_OPTIONAL_VALUE = ("--jobs",)
-"""Options whose value may be left out (``--jobs`` alone): a negative value must be attached to them."""
+def _refuse_negative_jobs(args: list[str]) -> None:
+    """Fail on ``--jobs -N`` (or ``--jobs=-N``) with the line ``Jobs`` gives:
+    where the value of ``--jobs`` may be left out (``verify``, ``compose``...),
+    click would take ``-1`` for an unknown option.
 
-
-def _values_attached(args: list[str]) -> list[str]:
-    """``args`` with a negative number after an option whose value may be left
-    out attached to it (``--jobs -1`` as ``--jobs=-1``), so that the option's
-    type says what is wrong with the value rather than click calling ``-1`` an
-    unknown option.
-
-    >>> _values_attached(["verify", "dir", "--jobs", "-1", "--tries", "2"])
-    ['verify', 'dir', '--jobs=-1', '--tries', '2']
+    >>> _refuse_negative_jobs(["verify", "dir", "--jobs", "2", "--tries", "-1"])
     """
-    attached: list[str] = []
-    for arg in args:
-        if attached and attached[-1] in _OPTIONAL_VALUE and re.fullmatch(r"-\d+(\.\d*)?", arg):
-            attached[-1] += f"={arg}"
-        else:
-            attached.append(arg)
-    return attached
+    for arg, after in zip(args, [*args[1:], ""]):
+        value = after if arg == "--jobs" else arg[len("--jobs="):] if arg.startswith("--jobs=") else None
+        if value is not None and re.fullmatch(r"-\d+", value.strip()):
+            fail(f"--jobs: {value.strip()} {JOBS_REASON}")
 
 
 def caused_by_ctrl_c(error: BaseException) -> bool:
@@ -286,6 +311,9 @@ class Seconds(click.FloatRange):
         return number
 
 
+JOBS_REASON = "is not a number of worker processes (1 or more; 0: one per core)"
+
+
 class Jobs(click.ParamType):
     """A number of worker processes, 1 or more (0: one per core); ``capped``
     keeps it to the machine's cores."""
@@ -299,9 +327,9 @@ class Jobs(click.ParamType):
             try:
                 number = int(str(value).strip())
             except ValueError:
-                self.fail(f"{value!r} is not a number of worker processes (1 or more; 0: one per core)", param, ctx)
+                self.fail(f"{value!r} {JOBS_REASON}", param, ctx)
         if number < 0:
-            self.fail(f"{number} is not a number of worker processes (1 or more; 0: one per core)", param, ctx)
+            self.fail(f"{number} {JOBS_REASON}", param, ctx)
         return number
 
 
@@ -361,8 +389,8 @@ def solve_jobs(jobs: int | None, at_most: bool, search: str) -> int:
     for little gain: ``README.md``) and for ``--search dfs`` (the workers
     search by proof numbers, so asking for both is an error).
 
-    >>> solve_jobs(None, True, "pn"), solve_jobs(3, False, "pn"), solve_jobs(None, False, "dfs")
-    (1, 3, 1)
+    >>> solve_jobs(None, True, "pn"), solve_jobs(1, False, "pn"), solve_jobs(None, False, "dfs")
+    (1, 1, 1)
     """
     if search == "dfs":
         if jobs not in (None, 1):
@@ -399,11 +427,28 @@ def progress_printer(deepening_goal: str | None = None, subject: str = ""):
     return report
 
 
-def say_when_compiling() -> None:
-    """Say on stderr when numba begins to compile kernels (a first run, some 30 s)."""
-    from ksolve.compilation import announce_compilation
+COMPILE_NOTE_EVERY = 5.0
+"""Seconds of compilation between two lines saying it goes on."""
 
-    announce_compilation(lambda: click.echo("ksolve: compiling kernels (first run only)...", err=True))
+
+def say_when_compiling() -> None:
+    """Say on stderr when numba begins to compile kernels (a first run, some
+    30-90 s: not counted in the time limit or the seconds reported), and every
+    ``COMPILE_NOTE_EVERY`` seconds of it how long it has taken (the
+    compilation of worker processes included, ``compilation.heard_compilation``)."""
+    from ksolve.compilation import announce_compilation, compile_seconds, listen_to_compilation
+
+    announce_compilation(lambda: click.echo("ksolve: compiling kernels (first run only; cached afterwards, and "
+                                            "not counted in the time limit)...", err=True))
+    said = [0.0]
+
+    def note(compiling: bool) -> None:
+        seconds = compile_seconds()
+        if compiling and seconds - said[0] >= COMPILE_NOTE_EVERY:
+            said[0] = seconds
+            click.echo(f"ksolve: still compiling kernels (first run only): {seconds:.0f} s so far", err=True)
+
+    listen_to_compilation(note)
 
 
 def resources():

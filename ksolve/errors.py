@@ -42,7 +42,7 @@ class InputError(ValueError):
 
 
 SETTINGS = {"memory": "memory budget", "jobs": "worker processes", "scheduler": "Dask scheduler",
-            "timeout": "time limit"}
+            "timeout": "time limit", "key": "key to keep"}
 """The run settings an error may be about, with the library's words for them."""
 
 

@@ -43,7 +43,10 @@ def key_error(boards: list[chess.Board], hidden: list[HiddenUnit], uci: str) -> 
     """
     from ksolve.rules.notation import attempt_san, own_board
 
-    move = chess.Move.from_uci(uci)
+    try:
+        move = chess.Move.from_uci(uci)
+    except ValueError:
+        return f"{uci!r} is not a move (UCI such as 'a2g2')"
     white_hidden = 0
     for unit in hidden:
         if unit.color == chess.WHITE:
@@ -72,7 +75,10 @@ def condition_move_error(boards: list[chess.Board], hidden: list[HiddenUnit], uc
     >>> condition_move_error([board], [parse_hidden_unit("q:any")], "a1a4", 2, 3) is None  # Qxa1, then Qa4
     True
     """
-    move = chess.Move.from_uci(uci)
+    try:
+        move = chess.Move.from_uci(uci)
+    except ValueError:
+        return f"{uci!r} is not a move (UCI such as 'c8b7')"
     last = at if at is not None else max(1, moves - 1)
     when = f"at his reply {at}" if at is not None else f"at any of his replies 1 to {last}"
     reach = set().union(*(_reach(board, hidden, last - 1) for board in boards))

@@ -121,7 +121,7 @@ def fitting_processes(positions, fog: bool, budget: int, processes: int = 1, in_
     if budget < in_use + search:
         raise BudgetTooSmall(f"{format_bytes(budget)} is less than the search needs: one step over the "
                              f"{len(positions):,} positions of the belief holds ~{format_bytes(step)} at once (an "
-                             f"attempt's children and Black's ~{replies:.0f} replies to each), and the process "
+                             f"attempt's children and Black's ~{replies:.0f} replies to each), and the process holds "
                              f"{format_bytes(in_use)} before searching")
     if processes == 1:
         return 1
