@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+BOM = b"\xef\xbb\xbf"
+"""UTF-8's byte-order mark, which some editors write first."""
 _CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 """Bytes no text file holds (tab, line feed and carriage return are text)."""
 
@@ -77,6 +79,9 @@ def decode_text(data: bytes) -> str:
     ...
     ksolve.errors.NotText: line 2, column 2: control byte 0x00: binary data, not a text file
     """
+    if data.startswith(BOM):
+        raise NotText(1, 1, "the file begins with a byte-order mark (bytes EF BB BF): save it as UTF-8 without one "
+                            "(the TOML, JSON and PGN readers take none)")
     control = _CONTROL.search(data)
     if control:
         line, column = _line_column(data, control.start())

@@ -175,6 +175,9 @@ def load_problem_text(text: str, source: str = "<problem>", default_id: str = "p
                       resources: "Resources | None" = None) -> Problem:
     """Read and validate a problem from TOML text (its belief enumerated within ``resources``:
     a memory budget, by default half of the machine's memory, and a progress callback)."""
+    if text.startswith("\ufeff"):
+        raise ProblemError(source, "toml", "line 1, column 1: the text begins with a byte-order mark (U+FEFF): save "
+                                           "it as UTF-8 without one")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

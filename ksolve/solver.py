@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import networkx as nx
+import numpy as np
 
 from ksolve.analysis import Analysis, FirstClass
 from ksolve.belief import BeliefState
@@ -203,12 +204,16 @@ def _tree(prover: Prover, classes: list[FirstClass], moves: int,
         return build(prover, classes[0].belief, moves)
     tree = nx.DiGraph(moves=moves, rules=prover.rules.name)
     tree.add_node(0, kind="start", number=1, size=sum(len(first.belief) for first in classes))
+    # the black men whose squares differ between the classes, named in each (one position each
+    # under full information, where every class is "Silent")
+    varying = tuple(piece.piece_type for piece, _ in BeliefState(
+        np.concatenate([first.belief.positions[:1] for first in classes])).hidden_squares())
     for first in classes:
         subtree = build(prover, first.belief, moves)
         offset = tree.number_of_nodes()
         tree = nx.union(tree, nx.relabel_nodes(subtree, {n: n + offset for n in subtree.nodes}))
         tree.add_edge(0, offset, kind="info", label=first.label, key=[int(k) for k in first.key])
-        tree.nodes[offset].update(belief_summary(first.belief))
+        tree.nodes[offset].update(belief_summary(first.belief, varying))
     return tree
 
 
