@@ -78,8 +78,9 @@ PROGRESS_EVERY = 1.0
 """Seconds between two progress messages of a worker."""
 HEARTBEAT = 1.0
 """Seconds between two progress reports of the parent while no worker reports."""
-GRACE = 1.0
-"""Seconds past the time limit after which the parent stops workers that have not stopped themselves."""
+GRACE = 0.5
+"""Seconds past the time limit after which the parent stops workers that have not stopped themselves
+(a worker between two nodes stops at the limit itself, and says how far it got)."""
 WATCHED_POSITIONS = 50_000
 """Beliefs larger than this are searched in a worker process even with one job
 (``watched``): one step over them (a kernel call over every position: an
@@ -315,7 +316,8 @@ class Workers:
 
     def close(self) -> None:
         """Stop every worker (at once: what they were doing is no longer wanted)."""
-        self._terminate()
+        if self.stopped is None:
+            self._terminate()
         for pipe in self.pipes:
             pipe.close()
         self.block.close()
@@ -329,14 +331,23 @@ class Workers:
             if process.is_alive():
                 process.kill()
                 process.join()
+        self._compiled()
+
+    def _compiled(self) -> None:
+        """No worker compiles any more (for this process's clock)."""
         for _ in self.compiling:
             heard_compilation(False)
         self.compiling.clear()
 
     def _stop(self, reason: str) -> SearchAborted:
-        """Stop every worker for ``reason`` (no later request is sent): the ``SearchAborted`` to raise."""
+        """Stop every worker for ``reason`` (no later request is sent): the ``SearchAborted`` to raise.
+        Killed, not waited for: one holding gigabytes takes a while to give them back, and the
+        result need not wait (multiprocessing reaps them at exit)."""
         self.stopped = self.stopped or reason
-        self._terminate()
+        for process in self.processes:
+            if process.is_alive():
+                process.kill()
+        self._compiled()
         return SearchAborted(self.stopped)
 
     def keys_and_tries(self, firsts: list[int], duals: bool = False, from_the_top: bool = False) -> Split:
