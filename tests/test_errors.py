@@ -417,3 +417,44 @@ def test_readme_commands_run_on_the_examples(workdir: Path) -> None:
         lines = [line.rstrip() for line in output.splitlines()]
         for line in shown:
             assert line in lines, (command, line, output)
+
+
+# --- results that used to say too little --------------------------------------------
+def test_full_information_names_the_position_of_each_first_class(workdir: Path) -> None:
+    """Under ``--rules orthodox`` every first class is one position, each
+    "Silent": the hidden men's squares say which (issue 43: 17 bare "Silent:" lines)."""
+    result = CliRunner().invoke(main, ["solve", "problems/foster-1996.toml", "--rules", "orthodox"])
+    assert result.exit_code == 0, result.output
+    classes = [line.strip() for line in result.stdout.splitlines() if line.startswith("  Silent")]
+    assert len(classes) == 25 and len(set(line.split(":")[0] for line in classes)) == 25
+    assert "  Silent (K e2): 1.Re1#!" in result.stdout.splitlines()
+
+
+def test_compilation_is_said_every_five_seconds_and_left_out_of_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first run compiles for a minute: said at once, then every few seconds
+    of it; a worker's compilation heard by the parent is left out of its clock."""
+    import time
+
+    import click
+
+    from ksolve import cli_support, compilation
+
+    heard: list[str] = []
+    monkeypatch.setattr(click, "echo", lambda message, err=False: heard.append(message))
+    seconds = iter([0.0, 6.0, 7.0, 12.5])
+    monkeypatch.setattr(compilation, "compile_seconds", lambda: next(seconds))
+    with click.Context(click.Command("x")):
+        cli_support.say_when_compiling()
+        compilation._WATCH.announce()
+        for _ in range(4):
+            compilation._WATCH.listener(True)
+    compilation.listen_to_compilation(None)
+    assert heard == ["ksolve: compiling kernels (first run only; cached afterwards, and not counted in the time "
+                     "limit)...", "ksolve: still compiling kernels (first run only): 6 s so far",
+                     "ksolve: still compiling kernels (first run only): 12 s so far"]
+    monkeypatch.undo()
+    wall, work = time.perf_counter(), compilation.work_clock()
+    compilation.heard_compilation(True)
+    time.sleep(0.3)
+    compilation.heard_compilation(False)
+    assert (compilation.work_clock() - work) < (time.perf_counter() - wall) - 0.25
