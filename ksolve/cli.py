@@ -379,7 +379,7 @@ def load_rules(name: str):
 @main.command()
 @click.option("--rules", "rules_name", default="berkeley", show_default=True, help="Referee rule set.")
 @click.option("--fen", required=True, help="The true position.")
-@click.argument("attempts", nargs=-1, required=True)
+@click.argument("attempts", nargs=-1)
 def referee(rules_name: str, fen: str, attempts: tuple[str, ...]) -> None:
     """Print the referee's answer to each attempt (UCI, or "any" for Any?),
     the side to move making them in turn.
@@ -391,6 +391,8 @@ def referee(rules_name: str, fen: str, attempts: tuple[str, ...]) -> None:
     import ksolve
 
     rules = load_rules(rules_name)
+    if not attempts:
+        fail("ATTEMPTS: missing (the attempts to answer, e.g. e2e4)")
     with input_errors():
         answers = ksolve.referee_answers(rules, fen, list(attempts))
     for side, token, words in answers:

@@ -165,6 +165,8 @@ def mend(file: str, key: str | None, kinds: str, timeout: float, max_fixes: int,
         problem = ksolve.load_problem(file, resources=resources())
         if key is not None and not _is_uci(key):
             fail(f"--key: {key!r} is not a UCI move such as 'a2g2'")
+        if key is None and problem.published_key is None:
+            fail(f"{problem.source}: published.key: no key to keep (give --key)")
         results = Path(out_dir) / f"{problem.id}-mend.jsonl" if out_dir else None
         with local_or_remote_cluster(jobs, scheduler) as client:
             report = mend_problem(problem, key, chosen, timeout or None, max_fixes, client, results,

@@ -438,15 +438,15 @@ def say_when_compiling() -> None:
     compilation of worker processes included, ``compilation.heard_compilation``)."""
     from ksolve.compilation import announce_compilation, compile_seconds, listen_to_compilation
 
-    announce_compilation(lambda: click.echo("ksolve: compiling kernels (first run only; cached afterwards, and "
-                                            "not counted in the time limit)...", err=True))
+    announce_compilation(lambda: click.echo("ksolve: compiling kernels (first run only)...", err=True))
     said = [0.0]
 
     def note(compiling: bool) -> None:
         seconds = compile_seconds()
         if compiling and seconds - said[0] >= COMPILE_NOTE_EVERY:
             said[0] = seconds
-            click.echo(f"ksolve: still compiling kernels (first run only): {seconds:.0f} s so far", err=True)
+            click.echo(f"ksolve: still compiling kernels (first run only): {seconds:.0f} s so far, not counted in "
+                       "the time limit", err=True)
 
     listen_to_compilation(note)
 

@@ -80,7 +80,7 @@ def condition_move_error(boards: list[chess.Board], hidden: list[HiddenUnit], uc
     except ValueError:
         return f"{uci!r} is not a move (UCI such as 'c8b7')"
     last = at if at is not None else max(1, moves - 1)
-    when = f"at his reply {at}" if at is not None else f"at any of his replies 1 to {last}"
+    when = f"at his reply {last}" if at is not None or last == 1 else f"at any of his replies 1 to {last}"
     reach = set().union(*(_reach(board, hidden, last - 1) for board in boards))
     if not any(_moves_like(piece, move) for piece, square in reach if square == move.from_square):
         return (f"no black man can play {uci} {when}: none can stand on {chess.square_name(move.from_square)} "

@@ -192,7 +192,8 @@ CASES = [
      "--max-memory: 99999999999999999999G is more than this machine's memory (MEMORY)"),
     ("a memory budget below what ksolve holds", {}, 'belief --fen "4k3/8/8/8/8/8/8/R3K3 w - - 0 1" --max-memory 1K',
      "--max-memory: 1K is less than ksolve holds before doing anything (HELD)"),
-    ("the referee without attempts", {}, 'referee --fen "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"', "ATTEMPTS: missing"),
+    ("the referee without attempts", {}, 'referee --fen "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"',
+     "ATTEMPTS: missing (the attempts to answer, e.g. e2e4)"),
     ("--jobs -1 (the same line for solve, verify, compose, mend and generate)", {}, "verify problems --jobs -1",
      "--jobs: -1 is not a number of worker processes (1 or more; 0: one per core)"),
     ("a scheduler address that is not one", {}, "verify problems --scheduler garbage",
@@ -449,12 +450,25 @@ def test_compilation_is_said_every_five_seconds_and_left_out_of_the_clock(monkey
         for _ in range(4):
             compilation._WATCH.listener(True)
     compilation.listen_to_compilation(None)
-    assert heard == ["ksolve: compiling kernels (first run only; cached afterwards, and not counted in the time "
-                     "limit)...", "ksolve: still compiling kernels (first run only): 6 s so far",
-                     "ksolve: still compiling kernels (first run only): 12 s so far"]
+    assert heard == ["ksolve: compiling kernels (first run only)...",
+                     "ksolve: still compiling kernels (first run only): 6 s so far, not counted in the time limit",
+                     "ksolve: still compiling kernels (first run only): 12 s so far, not counted in the time limit"]
     monkeypatch.undo()
     wall, work = time.perf_counter(), compilation.work_clock()
     compilation.heard_compilation(True)
     time.sleep(0.3)
     compilation.heard_compilation(False)
     assert (compilation.work_clock() - work) < (time.perf_counter() - wall) - 0.25
+
+
+def test_a_solution_whose_strategy_was_not_read_back_still_prints(workdir: Path) -> None:
+    """Workers that reach a limit while reading the strategy back leave the key
+    without a tree: said, not an AttributeError (seen by the fuzzer)."""
+    import ksolve
+    from ksolve.report.text import render_solution_text
+    from ksolve.solver import Solution
+
+    problem = ksolve.load_problem("problems/rotenberg-1976.toml")
+    solution = Solution("solved", 8, 8, "a2g2", 30, 1000, 1.0, reason="the strategy was not read back: node limit")
+    text = render_solution_text(problem, solution)
+    assert "White mates in 8. Key a2g2 (the published key)" in text and "The strategy is not shown" in text

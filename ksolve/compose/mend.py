@@ -97,7 +97,7 @@ def mend(problem: Problem, key: str | None = None, kinds: tuple[str, ...] = ALL_
             raise SettingError("key", reason)
     key = key or problem.published_key
     if not key:
-        raise InputError(f"{problem.source}: published.key: no key to keep (give one)", "key")
+        raise InputError(f"{problem.source}: published.key: no key to keep (give one)")
     if key == "any":
         raise InputError(f"{problem.source}: published.key: mending a problem whose key is 'Any?' is not supported")
     original = ksolve.verify(problem, limits=ksolve.Limits(seconds), duals=False)

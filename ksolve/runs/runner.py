@@ -117,7 +117,8 @@ def check_scheduler(address: str, seconds: float = CONNECT_SECONDS) -> str:
         raise SettingError("scheduler", f"cannot reach {address}: nothing answered within {seconds:g} s; if something "
                                         "listens there, it is not a Dask scheduler (one greets at once)") from None
     except OSError as error:
-        raise SettingError("scheduler", f"cannot reach {address}: {error.strerror or error}") from None
+        reason = str(error.strerror or error)
+        raise SettingError("scheduler", f"cannot reach {address}: {reason[:1].lower() + reason[1:]}") from None
     if b"pickle-protocol" not in greeting:
         raise SettingError("scheduler", f"{address} is not a Dask scheduler: what listens there "
                                         f"{'closed the connection' if not greeting else 'greeted otherwise'}")
