@@ -40,7 +40,6 @@ import multiprocessing
 import signal
 import sys
 import threading
-import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any
