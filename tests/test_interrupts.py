@@ -30,13 +30,14 @@ def ksolve_process(*args: str) -> subprocess.Popen:
 
 
 def interrupt_after_progress(process: subprocess.Popen, deadline: float = 60.0) -> list[str]:
-    """Wait for the first progress line on stderr, send SIGINT, and return the
-    stderr lines after it."""
+    """Wait for the first progress line past depth 2 on stderr (the parent of the
+    workers says depth 1 while they load), send SIGINT, and return the stderr
+    lines after it."""
     ends = time.monotonic() + deadline
     while time.monotonic() < ends:
         line = process.stderr.readline()
         assert line, "the process ended before reporting progress"
-        if line.startswith("ksolve: depth"):
+        if line.startswith("ksolve: depth") and not line.startswith(("ksolve: depth 1,", "ksolve: depth 2,")):
             break
     process.send_signal(signal.SIGINT)
     _, rest = process.communicate(timeout=30)
