@@ -185,7 +185,7 @@ def position_belief(fen: str, hidden: list[str], rules: "RuleSet", resources: Re
     try:
         return BeliefState.from_hidden(fen, units, rules.fog, resources)
     except ValueError as error:
-        raise InputError(f"--hidden/--fen: {error}") from None
+        raise InputError(f"--hidden/--fen: {error}", getattr(error, "setting", None)) from None
 
 
 def referee_answers(rules: "RuleSet", fen: str, attempts: list[str]) -> list[tuple[str, str, str]]:

@@ -14,8 +14,8 @@ from typing import NoReturn
 
 import click
 
-from ksolve.cli_support import (DEFAULT_TIMEOUT, EXIT_NO_SOLUTION, EXIT_SOLVED, EXIT_UNKNOWN, Group,
-                                 check_writable, fail, input_errors, machine_cores, max_memory_option,
+from ksolve.cli_support import (DEFAULT_TIMEOUT, EXIT_NO_SOLUTION, EXIT_SOLVED, EXIT_UNKNOWN, JOBS, Group, Seconds,
+                                 capped, check_writable, fail, input_errors, machine_cores, max_memory_option,
                                  progress_printer, resources, say_when_compiling, say_when_interrupted,
                                  search_limits, solve_jobs, write_output)
 from ksolve import cli_compose
@@ -65,7 +65,7 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
 @click.option("--max-positions", type=click.IntRange(min=1), default=2_000_000, show_default=True,
               help="For a game (.pgn): the largest belief to estimate.")
 @click.option("--rules", "rules_name", help="Solve under this rule set instead of the file's.")
-@click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, show_default=True,
+@click.option("--timeout", type=Seconds(), default=DEFAULT_TIMEOUT, show_default=True,
               help="Give up after S seconds (status unknown; 0: no limit).")
 @click.option("--max-nodes", type=click.IntRange(min=1), help="Give up after N search nodes (status unknown).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -77,7 +77,7 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
               help="Prove mate in at most N without looking for a shorter mate (much faster on long problems).")
 @click.option("--full", is_flag=True, help="Print the whole strategy tree, every answer and reply class.")
 @click.option("--twin", "twin_name", metavar="NAME", help="Solve this twin ([[twin]] name) of the problem file.")
-@click.option("--jobs", type=click.IntRange(min=0), default=None,
+@click.option("--jobs", type=JOBS, default=None,
               help="Worker processes sharing White's first attempts (a belief with one first class; 0: one "
                    "per core).  Default: one per core for the shortest mate, one process with --at-most "
                    "(the workers would race, each holding a whole search) or --search dfs.")
@@ -166,7 +166,7 @@ def _write_certificate(problem, result, path: str) -> None:
 @click.option("--tries", "max_tries", type=click.IntRange(min=0), help="List only the best K tries.")
 @click.option("--no-duals", is_flag=True, help="Skip the search for duals.")
 @click.option("--rules", "rules_name", help="Verify under this rule set instead of the file's.")
-@click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, show_default=True,
+@click.option("--timeout", type=Seconds(), default=DEFAULT_TIMEOUT, show_default=True,
               help="Give up after S seconds per problem (status unknown; 0: no limit).")
 @click.option("--json", "as_json", is_flag=True, help="Print the verification as JSON.")
 @jobs_option
@@ -198,6 +198,8 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
 
     if not Path(path).exists():
         fail(f"{path}: no such file or folder")
+    if results_path:
+        check_writable(results_path, "--results")
     files = sorted(Path(path).glob("*.toml")) if Path(path).is_dir() else [Path(path)]
     if not files:
         fail(f"{path}: no problem files (*.toml) in this folder")
@@ -214,7 +216,7 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
         fail("--scheduler/--results: for a folder of problems (one problem's first attempts are shared by "
              "local worker processes: --jobs N)")
     else:
-        processes = jobs or machine_cores()  # by default one per core
+        processes = capped(jobs) or machine_cores()  # by default one per core
         reports = []
         for problem in problems:
             with input_errors():
@@ -279,7 +281,7 @@ REPORT_FORMATS = ("text", "json", "html", "dot", "graphml")
 @click.option("--moves", type=click.IntRange(1, 60), help="Mate in N (default: the stipulation).")
 @click.option("--ply", type=click.IntRange(1, 119), help="For a game (.pgn): mate within D plies.")
 @click.option("--rules", "rules_name", help="Solve under this rule set instead of the file's.")
-@click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, show_default=True,
+@click.option("--timeout", type=Seconds(), default=DEFAULT_TIMEOUT, show_default=True,
               help="Give up after S seconds, each of solve and verify, per problem (status unknown; 0: no limit).")
 @click.option("--no-verify", is_flag=True, help="Leave out the verification (tries, cooks, duals).")
 @click.option("--tries", "max_tries", type=click.IntRange(min=0), help="List only the best K tries.")
@@ -389,6 +391,8 @@ def referee(rules_name: str, fen: str, attempts: tuple[str, ...]) -> None:
     import ksolve
 
     rules = load_rules(rules_name)
+    if not attempts:
+        fail("ATTEMPTS: missing (the attempts to answer, e.g. e2e4)")
     with input_errors():
         answers = ksolve.referee_answers(rules, fen, list(attempts))
     for side, token, words in answers:
@@ -504,7 +508,7 @@ def _game_belief(file: str, max_positions: int, output: str | None) -> None:
               help="Folder for mate/, near-miss/ and stats.csv.")
 @click.option("--start", type=click.Choice(["endgame", "initial"]), default="endgame", show_default=True,
               help="Random endgame positions, or the standard start.")
-@click.option("--seconds", type=click.FloatRange(min=0.01), default=2.0, show_default=True,
+@click.option("--seconds", type=Seconds(0.01), default=2.0, show_default=True,
               help="Time limit of one proof.")
 @click.option("--max-positions", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="A game's belief larger than this ends its examination.")

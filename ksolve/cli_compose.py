@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ksolve.cli_support import fail, input_errors
+from ksolve.cli_support import JOBS, Seconds, fail, input_errors
 
 if TYPE_CHECKING:
     from ksolve.problem import Problem
@@ -22,10 +22,20 @@ if TYPE_CHECKING:
     from ksolve.verification import Verification
 
 jobs_option = click.option(
-    "--jobs", type=click.IntRange(min=0), is_flag=False, flag_value=0, default=None,
+    "--jobs", type=JOBS, is_flag=False, flag_value=0, default=None,
     help="Run the tasks on a local Dask cluster of N worker processes (--jobs alone: one per core).")
+def _read_scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--scheduler`` read at once (an address such as tcp://127.0.0.1:8786), before any work."""
+    if value is not None:
+        from ksolve.runs.runner import scheduler_address
+
+        with input_errors():
+            scheduler_address(value)
+    return value
+
+
 scheduler_option = click.option(
-    "--scheduler", metavar="ADDRESS",
+    "--scheduler", metavar="ADDRESS", callback=_read_scheduler,
     help="Run the tasks on an existing Dask cluster (started with `dask scheduler` and `dask worker`), "
          "e.g. tcp://127.0.0.1:8786.")
 
@@ -50,6 +60,21 @@ def task_printer(what: str, results: object = None):
     return progress
 
 
+def local_or_remote_cluster(jobs: int | None, scheduler: str | None, memory_limit: int | str = "auto"):
+    """``runs.runner.optional_cluster`` for the command: ``--jobs`` kept to the
+    machine's cores (``capped``) and, when a cluster runs, Ctrl-C ending the
+    process right after its line (``exit_at_once_on_ctrl_c``)."""
+    from ksolve.cli_support import capped, exit_at_once_on_ctrl_c, say_when_interrupted
+    from ksolve.runs.runner import optional_cluster
+
+    jobs = None if scheduler else capped(jobs)
+    if jobs is not None or scheduler:
+        exit_at_once_on_ctrl_c()
+        say_when_interrupted(lambda: f"before the first task ({'reaching ' + scheduler if scheduler else 'starting'}"
+                                     f"{'' if scheduler else ' the local worker processes'})")
+    return optional_cluster(jobs, scheduler, memory_limit)
+
+
 def _memory_limit() -> int | str:
     from ksolve.cli_support import resources
 
@@ -61,15 +86,11 @@ def verify_on_cluster(problems: list["Problem"], moves: int | None, rules: str |
                       tries: int | None, duals: bool, jobs: int | None, scheduler: str | None,
                       results: str | None) -> list[tuple["Problem", "Verification"]]:
     """``ksolve verify FOLDER --jobs N``: the folder's verifications as Dask tasks."""
-    from ksolve.runs.runner import hard_limit, optional_cluster
+    from ksolve.runs.runner import hard_limit
     from ksolve.runs.verify import verify_all
 
-    if results:
-        from ksolve.cli_support import check_writable
-
-        check_writable(results, "--results")
     memory = _memory_limit()
-    with input_errors(), optional_cluster(jobs, scheduler, memory) as client:
+    with input_errors(), local_or_remote_cluster(jobs, scheduler, memory) as client:
         return verify_all(problems, moves=moves, rules=rules, seconds=timeout or None, tries=tries, duals=duals,
                           memory=memory if isinstance(memory, int) else None, client=client, results=results,
                           hard_timeout=hard_limit(timeout),
@@ -80,7 +101,6 @@ def generate_on_cluster(rules: str, games: int, ply: int, seed: int, out_dir: st
                         seconds: float, max_positions: int, jobs: int | None, scheduler: str | None) -> list[dict]:
     """``ksolve generate --jobs N``: one Dask task per game (``ksolve.runs.generate``)."""
     from ksolve.runs.generate import generate_on_cluster as generate_games
-    from ksolve.runs.runner import optional_cluster
 
     def progress(ended: int, total: int, result: "TaskResult") -> None:
         if result.status != "done":
@@ -92,7 +112,7 @@ def generate_on_cluster(rules: str, games: int, ply: int, seed: int, out_dir: st
                    f"{'; ' + found if found else ''}", err=True)
 
     try:
-        with input_errors(), optional_cluster(jobs, scheduler, _memory_limit()) as client:
+        with input_errors(), local_or_remote_cluster(jobs, scheduler, _memory_limit()) as client:
             return generate_games(rules, games, ply, seed, out_dir, fens=fens, client=client, progress=progress,
                                   seconds=seconds, max_positions=max_positions)
     except OSError as error:
@@ -108,7 +128,7 @@ MEND_KINDS = ("stipulation", "narrow", "remove", "add", "move")
 @click.option("--key", help="The key to keep, as UCI (default: the file's published key).")
 @click.option("--kinds", default=",".join(MEND_KINDS), show_default=True,
               help="The changes to try, comma-separated.")
-@click.option("--timeout", type=click.FloatRange(min=0), default=30.0, show_default=True,
+@click.option("--timeout", type=Seconds(), default=30.0, show_default=True,
               help="Each search's limit in a candidate's checks, in seconds (0: none).")
 @click.option("--max-fixes", type=click.IntRange(min=1), default=20, show_default=True, help="List at most K fixes.")
 @click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False),
@@ -133,7 +153,6 @@ def mend(file: str, key: str | None, kinds: str, timeout: float, max_fixes: int,
     import ksolve
     from ksolve.cli_support import check_writable, resources
     from ksolve.compose.mend import mend as mend_problem, mended_text
-    from ksolve.runs.runner import optional_cluster
 
     chosen = tuple(kind.strip() for kind in kinds.split(",") if kind.strip())
     unknown = [kind for kind in chosen if kind not in MEND_KINDS]
@@ -146,8 +165,10 @@ def mend(file: str, key: str | None, kinds: str, timeout: float, max_fixes: int,
         problem = ksolve.load_problem(file, resources=resources())
         if key is not None and not _is_uci(key):
             fail(f"--key: {key!r} is not a UCI move such as 'a2g2'")
+        if key is None and problem.published_key is None:
+            fail(f"{problem.source}: published.key: no key to keep (give --key)")
         results = Path(out_dir) / f"{problem.id}-mend.jsonl" if out_dir else None
-        with optional_cluster(jobs, scheduler) as client:
+        with local_or_remote_cluster(jobs, scheduler) as client:
             report = mend_problem(problem, key, chosen, timeout or None, max_fixes, client, results,
                                   task_printer("{label}: {stage}: {reason}", results))
     click.echo(report.summary())
@@ -175,7 +196,7 @@ def _is_uci(text: str) -> bool:
 @click.option("--rules", "rules_name", default="berkeley", show_default=True, help="Referee rule set.")
 @click.option("--count", type=click.IntRange(min=1), default=5, show_default=True, help="Problems to find.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the candidates.")
-@click.option("--timeout", type=click.FloatRange(min=0), default=30.0, show_default=True,
+@click.option("--timeout", type=Seconds(), default=30.0, show_default=True,
               help="Each search's limit in a candidate's checks, in seconds (0: none).")
 @click.option("--max-candidates", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Give up after this many candidates.")
@@ -207,7 +228,6 @@ def compose(material: str, hidden: tuple[str, ...], moves: int, rules_name: str,
     import ksolve
     from ksolve.cli_support import check_writable
     from ksolve.compose.compose import ComposeSpec, compose as compose_problems, parse_material, write_problems
-    from ksolve.runs.runner import optional_cluster
 
     check_writable(out_dir, "-o", folder=True)
     with input_errors():
@@ -217,7 +237,7 @@ def compose(material: str, hidden: tuple[str, ...], moves: int, rules_name: str,
         spec = ComposeSpec(parse_material(material), hidden, moves, rules.name, count, seed, timeout or None,
                            max_belief, batch, max_candidates)
         ksolve.position_belief("4k3/8/8/8/8/8/8/4K3 w - - 0 1", list(hidden), rules)  # the hidden units read
-        with optional_cluster(jobs, scheduler) as client:
+        with local_or_remote_cluster(jobs, scheduler) as client:
             report = compose_problems(spec, client, Path(out_dir) / "results.jsonl",
                                       task_printer("{label}: {stage}: {reason}", Path(out_dir) / "results.jsonl"))
     click.echo(report.summary())

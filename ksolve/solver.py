@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import networkx as nx
+import numpy as np
 
 from ksolve.analysis import Analysis, FirstClass
 from ksolve.belief import BeliefState
@@ -83,13 +84,18 @@ def solve(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet 
     which is much cheaper for long problems: refuting the depths below the
     mate is the costly part.  ``jobs``: worker processes sharing White's first
     attempts (``ksolve.parallel``; with one first class and no probes, else
-    one process).  Raises ``ProblemError`` for a rule set whose goal differs
-    from the stipulation's."""
+    one process; a large belief is searched in a worker even with one job, so
+    that the time limit holds: ``parallel.watched``).  Raises ``ProblemError``
+    for a rule set whose goal differs from the stipulation's, ``BudgetTooSmall``
+    when the memory budget holds no search of the belief."""
+    from ksolve.parallel import worker_processes
+
     started = work_clock()  # the search's time, without compiling kernels
     analysis = as_analysis(problem, rules, moves)
-    firsts = _root_choices(analysis) if jobs > 1 else []
+    processes = worker_processes(analysis, limits, jobs)
+    firsts = _root_choices(analysis) if processes else []
     if len(firsts) > 1:
-        return _solve_in_workers(analysis, firsts, jobs, limits, progress, tree, shortest, started)
+        return _solve_in_workers(analysis, firsts, processes, limits, progress, tree, shortest, started)
     prover = analysis.prover(limits, progress)
     searcher = make_search(search, prover)
     wins = searcher.wins
@@ -152,7 +158,7 @@ def _solve_in_workers(analysis: Analysis, firsts: list[int], jobs: int, limits: 
     solution = Solution(UNKNOWN, None, analysis.moves, None, len(analysis.belief), 0, 0.0,
                         classes=analysis.class_sizes, shortest=shortest, rules=analysis.rules.name,
                         problem=analysis.problem)
-    with Workers(min(jobs, len(firsts))) as workers:
+    with Workers(min(jobs, len(firsts)), analysis=analysis) as workers:
         workers.load(analysis, limits, progress)
         if shortest:  # every shorter depth refuted: each worker refutes its share of the first attempts
             found = workers.fewest(firsts, 1, analysis.moves)
@@ -198,12 +204,16 @@ def _tree(prover: Prover, classes: list[FirstClass], moves: int,
         return build(prover, classes[0].belief, moves)
     tree = nx.DiGraph(moves=moves, rules=prover.rules.name)
     tree.add_node(0, kind="start", number=1, size=sum(len(first.belief) for first in classes))
+    # the black men whose squares differ between the classes, named in each (one position each
+    # under full information, where every class is "Silent")
+    varying = tuple(piece.piece_type for piece, _ in BeliefState(
+        np.concatenate([first.belief.positions[:1] for first in classes])).hidden_squares())
     for first in classes:
         subtree = build(prover, first.belief, moves)
         offset = tree.number_of_nodes()
         tree = nx.union(tree, nx.relabel_nodes(subtree, {n: n + offset for n in subtree.nodes}))
         tree.add_edge(0, offset, kind="info", label=first.label, key=[int(k) for k in first.key])
-        tree.nodes[offset].update(belief_summary(first.belief))
+        tree.nodes[offset].update(belief_summary(first.belief, varying))
     return tree
 
 

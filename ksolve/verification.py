@@ -161,10 +161,14 @@ def verify(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet
                           published_label=_published_label(classes[0], analysis.problem.published_key),
                           belief_size=len(analysis.belief), rules=rules.name, goal=rules.goal)
     firsts = _first_attempts(rules, classes)
-    if (jobs > 1 or workers is not None) and len(firsts) > 1:
+    from ksolve.parallel import worker_processes
+
+    processes = worker_processes(analysis, limits, jobs) if workers is None else len(workers.pipes)
+    if processes and len(firsts) > 1:
         from ksolve.parallel import Workers
 
-        with nullcontext(workers) if workers is not None else Workers(min(jobs, len(firsts))) as pool:
+        started_here = workers is None
+        with Workers(min(processes, len(firsts)), analysis=analysis) if started_here else nullcontext(workers) as pool:
             pool.load(analysis, limits, progress)
             split = pool.keys_and_tries(firsts, duals=duals, from_the_top=keys_first(classes, firsts))
             question_prover = functools.cache(lambda: analysis.prover(limits, progress))

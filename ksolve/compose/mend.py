@@ -24,11 +24,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import chess
 import tomlkit
 
 from ksolve.compose.checks import SOUND, CandidateJob, check_candidate
 from ksolve.compose.edits import ADD, MOVE, NARROW, REMOVE, STIPULATION, Edit, combined, edits_of
-from ksolve.errors import InputError
+from ksolve.errors import InputError, SettingError
+from ksolve.moves_check import key_error
 from ksolve.problem import Problem
 from ksolve.runs.results import DONE, ResultsFile
 from ksolve.runs.runner import RunProgress, Task, run_tasks
@@ -89,9 +91,13 @@ def mend(problem: Problem, key: str | None = None, kinds: tuple[str, ...] = ALL_
     import ksolve
 
     started = time.perf_counter()
+    if key is not None and key != "any":  # the published key was checked when the problem was read
+        reason = key_error([chess.Board(fen) for fen in (problem.positions or [problem.fen])], problem.hidden, key)
+        if reason:
+            raise SettingError("key", reason)
     key = key or problem.published_key
     if not key:
-        raise InputError(f"{problem.source}: published.key: no key to keep (give --key)")
+        raise InputError(f"{problem.source}: published.key: no key to keep (give one)")
     if key == "any":
         raise InputError(f"{problem.source}: published.key: mending a problem whose key is 'Any?' is not supported")
     original = ksolve.verify(problem, limits=ksolve.Limits(seconds), duals=False)

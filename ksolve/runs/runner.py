@@ -22,6 +22,7 @@ previous run finished.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from contextlib import contextmanager, suppress
@@ -48,13 +49,97 @@ class Task:
     args: tuple = ()
 
 
+QUIET_TRACKER = "ignore:resource_tracker:UserWarning:multiprocessing.resource_tracker"
+"""A warnings option (``-W``) for multiprocessing's resource tracker: the semaphores of a local
+cluster's queues, left when Ctrl-C kills its workers (``_kill_local_workers``), are cleaned up silently."""
+SCHEDULER_SCHEMES = ("tcp", "tls")
+"""The address schemes of a Dask scheduler ksolve connects to (``tcp://host:8786``, or ``host:8786``)."""
+CONNECT_SECONDS = 5.0
+"""How long reaching a scheduler may take (connecting, then its greeting)."""
+
+
+def scheduler_address(address: str) -> tuple[str, str, int]:
+    """``(scheme, host, port)`` of a scheduler address such as ``tcp://127.0.0.1:8786``
+    (``host:port``: tcp), read without connecting; ``SettingError`` naming what is
+    wrong otherwise.
+
+    >>> scheduler_address("127.0.0.1:8786"), scheduler_address("tcp://[::1]:8786")
+    (('tcp', '127.0.0.1', 8786), ('tcp', '::1', 8786))
+    >>> scheduler_address("garbage")
+    Traceback (most recent call last):
+    ...
+    ksolve.errors.SettingError: Dask scheduler: 'garbage' is not an address such as tcp://127.0.0.1:8786 (no port)
+    >>> scheduler_address("http://127.0.0.1:8786")
+    Traceback (most recent call last):
+    ...
+    ksolve.errors.SettingError: Dask scheduler: 'http://127.0.0.1:8786' is not an address such as tcp://127.0.0.1:8786 (scheme http: a scheduler speaks tcp or tls)
+    """
+    import re
+
+    from ksolve.errors import SettingError
+
+    def bad(reason: str) -> SettingError:
+        return SettingError("scheduler", f"{address!r} is not an address such as tcp://127.0.0.1:8786 ({reason})")
+
+    scheme, _, location = address.strip().rpartition("://")
+    scheme = scheme or "tcp"
+    if scheme not in SCHEDULER_SCHEMES:
+        raise bad(f"scheme {scheme}: a scheduler speaks {' or '.join(SCHEDULER_SCHEMES)}")
+    match = re.fullmatch(r"(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})", location)
+    if not match:
+        raise bad("no port" if ":" not in location else "not host:port")
+    host, port = match[1].strip("[]"), int(match[2])
+    if not 0 < port < 65536:
+        raise bad(f"port {port}")
+    return scheme, host, port
+
+
+def check_scheduler(address: str, seconds: float = CONNECT_SECONDS) -> str:
+    """The scheduler ``address`` with its scheme, once something there greets as
+    a Dask scheduler does (a ``tcp`` one sends its handshake at once: what
+    listens there is read for ``seconds`` at most); ``SettingError`` naming what
+    is wrong otherwise: not an address (``scheduler_address``), nothing
+    listening, or something else listening (a web server waits for a request
+    and says nothing)."""
+    import socket
+
+    from ksolve.errors import SettingError
+
+    scheme, host, port = scheduler_address(address)
+    location = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        with socket.create_connection((host, port), timeout=seconds) as connection:
+            if scheme == "tls":
+                return f"{scheme}://{location}"
+            connection.settimeout(seconds)
+            greeting = connection.recv(256)
+    except socket.timeout:
+        raise SettingError("scheduler", f"cannot reach {address}: nothing answered within {seconds:g} s; if something "
+                                        "listens there, it is not a Dask scheduler (one greets at once)") from None
+    except OSError as error:
+        reason = str(error.strerror or error)
+        raise SettingError("scheduler", f"cannot reach {address}: {reason[:1].lower() + reason[1:]}") from None
+    if b"pickle-protocol" not in greeting:
+        raise SettingError("scheduler", f"{address} is not a Dask scheduler: what listens there "
+                                        f"{'closed the connection' if not greeting else 'greeted otherwise'}")
+    return f"{scheme}://{location}"
+
+
 @contextmanager
 def cluster_client(jobs: int | None = None, scheduler: str | None = None, memory_limit: str | int = "auto",
                    retries: int = 3) -> Iterator["Client"]:
-    """A Dask client: of an existing cluster (``scheduler``: ``tcp://host:8786``) or
-    of a new local cluster of ``jobs`` worker processes (default: the machine's cores),
-    closed on exit.  ``memory_limit``: each local worker's (``"2GB"``; ``"auto"``: the
-    machine's memory shared out); ``retries``: how often a task may lose its worker."""
+    """A Dask client: of an existing cluster (``scheduler``: ``tcp://host:8786``,
+    checked first: ``check_scheduler``) or of a new local cluster of ``jobs``
+    worker processes (default: the machine's cores), closed on exit.
+    ``memory_limit``: each local worker's (``"2GB"``; ``"auto"``: the machine's
+    memory shared out); ``retries``: how often a task may lose its worker.
+
+    The local workers ignore Ctrl-C (``_start_forkserver_deaf_to_ctrl_c``): on
+    ``KeyboardInterrupt`` in the block they are killed at once and the
+    interrupt goes on, without the cluster's graceful close (seconds, and
+    distributed's errors about the workers gone); a process ending on Ctrl-C
+    (the command line) should then exit without running ``atexit``'s close
+    of the clusters left (``os._exit``)."""
     import logging
 
     import dask
@@ -63,29 +148,89 @@ def cluster_client(jobs: int | None = None, scheduler: str | None = None, memory
     # worker-saturation 1: a worker holds only the task it runs (none queued behind it),
     # so that "processing on a worker" means running (the hard timeout's clock).
     with dask.config.set({"distributed.scheduler.allowed-failures": retries,
-                          "distributed.scheduler.worker-saturation": 1.0}):
+                          "distributed.scheduler.worker-saturation": 1.0,
+                          "distributed.worker.multiprocessing-method": "forkserver",
+                          "distributed.comm.timeouts.connect": f"{CONNECT_SECONDS:g}s"}):
         if scheduler:
+            address = check_scheduler(scheduler)
             try:
-                client = Client(scheduler, timeout="10s")
+                client = Client(address, timeout=f"{CONNECT_SECONDS:g}s")
             except (OSError, TimeoutError) as error:
-                from ksolve.errors import InputError
+                from ksolve.errors import SettingError
 
-                raise InputError(f"--scheduler: cannot reach {scheduler}: {error}") from None
+                raise SettingError("scheduler", f"cannot reach {scheduler}: {error}") from None
             with client:
                 yield client
             return
-        cluster = LocalCluster(n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                               memory_limit=memory_limit, dashboard_address=":0", silence_logs=logging.CRITICAL)
+        _start_forkserver_deaf_to_ctrl_c()
+        cluster = None
         try:
-            with Client(cluster) as client:
-                yield client
-        finally:
-            # distributed's own bookkeeping may fail at the very end of closing, after its
-            # workers and scheduler are stopped, when a worker it restarted (a task past
-            # its hard limit) is removed before the cluster heard of it (dask/distributed
-            # issue 5407): a KeyError that must not turn a finished run into a traceback.
-            with suppress(KeyError):
-                cluster.close()
+            cluster = LocalCluster(n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                                   memory_limit=memory_limit, dashboard_address=":0",
+                                   silence_logs=logging.CRITICAL)
+            client = Client(cluster)
+        except KeyboardInterrupt:
+            _kill_local_workers()
+            raise
+        try:
+            yield client
+        except KeyboardInterrupt:
+            _kill_local_workers()
+            raise
+        except BaseException:
+            _close(client, cluster)
+            raise
+        _close(client, cluster)
+
+
+def _close(client: "Client", cluster) -> None:
+    """Close the client, then the local cluster."""
+    try:
+        client.close()
+    finally:
+        # distributed's own bookkeeping may fail at the very end of closing, after its
+        # workers and scheduler are stopped, when a worker it restarted (a task past
+        # its hard limit) is removed before the cluster heard of it (dask/distributed
+        # issue 5407): a KeyError that must not turn a finished run into a traceback.
+        with suppress(KeyError):
+            cluster.close()
+
+
+def _start_forkserver_deaf_to_ctrl_c() -> None:
+    """Start multiprocessing's fork server, from which the local workers are
+    forked, with Ctrl-C ignored, so that the workers ignore it too: a
+    terminal's Ctrl-C reaches the whole process group, and each worker would
+    stop with its own ``KeyboardInterrupt`` traceback while the parent, which
+    says what was established and stops them, is still at work.  (A Ctrl-C
+    in the few milliseconds the server takes to start is lost.)  The
+    resource tracker it starts cleans up after workers killed on Ctrl-C
+    without a warning on stderr (``QUIET_TRACKER``)."""
+    import multiprocessing.forkserver
+    import signal
+
+    if QUIET_TRACKER not in sys.warnoptions:  # handed to the processes multiprocessing starts
+        sys.warnoptions.append(QUIET_TRACKER)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _kill_local_workers() -> None:
+    """Kill this process's local Dask worker processes at once (Ctrl-C: their
+    tasks are no longer wanted), whether or not their cluster finished starting:
+    the processes multiprocessing's fork server forked for this one."""
+    import signal
+
+    import psutil
+
+    for server in psutil.Process().children():
+        with suppress(psutil.Error):
+            if "multiprocessing.forkserver" in " ".join(server.cmdline()):
+                for worker in server.children(recursive=True):
+                    with suppress(psutil.Error):
+                        worker.send_signal(signal.SIGKILL)
 
 
 @contextmanager
