@@ -103,7 +103,14 @@ def decode_utf8(data: bytes) -> str:
     Traceback (most recent call last):
     ...
     ValueError: line 1, column 4: byte 0xe9 is not UTF-8 (save the file as UTF-8)
+    >>> decode_utf8(b"\\xef\\xbb\\xbfid = 'x'")
+    Traceback (most recent call last):
+    ...
+    ValueError: line 1, column 1: the file begins with a byte-order mark (bytes EF BB BF): save it as UTF-8 without one
     """
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise ValueError("line 1, column 1: the file begins with a byte-order mark (bytes EF BB BF): "
+                         "save it as UTF-8 without one")
     control = re.search(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", data)
     if control:
         line, column = _line_column(data, control.start())
