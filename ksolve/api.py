@@ -91,7 +91,7 @@ def solve(problem: "Problem | Analysis", *, rules: "RuleSet | str | None" = None
     called with the run's counters and depth; ``search``: ``pn`` or ``dfs``; ``jobs``: worker
     processes sharing White's first attempts (one first class; a script using them needs the
     ``if __name__ == "__main__":`` guard)."""
-    from ksolve.solver import solve as solve_problem
+    from ksolve.execution.executors import solve as solve_problem
 
     return solve_problem(problem, moves, rules, limits, progress, tree=tree, search=search, shortest=not at_most,
                          jobs=jobs)
@@ -103,7 +103,7 @@ def verify(problem: "Problem | Analysis", *, rules: "RuleSet | str | None" = Non
     """Keys, cooks, short solutions, tries with refutations and duals (``tries``: keep the best k;
     ``jobs``: worker processes sharing the first attempts, the same answers sooner on
     several cores; a script that uses them needs the ``if __name__ == "__main__":`` guard)."""
-    from ksolve.verification import verify as verify_problem
+    from ksolve.execution.executors import verify as verify_problem
 
     return verify_problem(problem, moves, rules, limits, tries, duals, progress, jobs)
 

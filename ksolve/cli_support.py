@@ -32,7 +32,8 @@ _ESTABLISHED = "ksolve.established"
 _EXIT_AT_ONCE = "ksolve.exit_at_once"
 """``ctx.meta`` key: Ctrl-C ends the process at once, after its line (a local Dask cluster runs)."""
 OPTIONS = {"memory": "--max-memory", "jobs": "--jobs", "scheduler": "--scheduler", "timeout": "--timeout",
-           "key": "--key"}
+           "key": "--key", "moves": "--moves", "nodes": "--max-nodes", "tries": "--tries", "search": "--search",
+           "rules": "--rules"}
 """The option that gives each run setting the library's errors speak of (``ksolve.errors.SETTINGS``)."""
 MAX_LINE = 300
 """The longest error line: a longer reason is cut, saying how much was left out."""

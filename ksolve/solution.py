@@ -39,18 +39,13 @@ from ksolve.board.layout import COLUMN_BLACK
 from ksolve.rules.base import FRESH, PROBED, Outcome, RuleSet
 from ksolve.rules.notation import attempt_san, own_board, played_san
 from ksolve.search.base import Search
+from ksolve.attempts import move_label, probe_text as probe_label
 from ksolve.search.prover import ASK, Prover, probe_mask
 
 MAX_LISTED_SQUARES = 8
 """Hidden units' squares are listed on a node when they are at most this many."""
 MAX_REPLY_PARENTS = 200
 """Positions looked at for the Black moves that lead into a reply class."""
-
-
-def move_label(belief: BeliefState, move: int) -> str:
-    """White's attempt in SAN on White's own board (before the referee's answer), e.g. ``Rg2``."""
-    board = position_to_board(belief.positions[0])
-    return attempt_san(own_board(board), move_to_uci(int(move)))
 
 
 def played_label(rules: RuleSet, label: str, key: np.ndarray) -> str:
@@ -178,11 +173,6 @@ def _white_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: in
         tree.add_edge(black, child, kind="answer", label=rules.describe(key), san=san,
                       key=[int(k) for k in np.asarray(key)])
     return node
-
-
-def probe_label(mask: int) -> str:
-    """A probe in words: ``probe a7,b7``."""
-    return "probe " + ",".join(chess.square_name(square) for square in chess.scan_forward(mask))
 
 
 def _probe_node(tree: nx.DiGraph, prover: Prover, node: int, belief: BeliefState, mask: int, moves: int,

@@ -177,7 +177,7 @@ def test_a_job_keeps_to_its_memory_budget(client):
     ({"problem": FOSTER, "options": {"timout": 5}}, "options.timout: unknown option"),
     ({"problem": FOSTER, "options": {"timeout": 0}}, "options.timeout: must be seconds"),
     ({"problem": FOSTER, "options": {"timeout": 7200}}, "at most 3600"),
-    ({"problem": FOSTER, "options": {"moves": 0}}, "options.moves: must be a whole number from 1 to 60"),
+    ({"problem": FOSTER, "options": {"moves": 0}}, "options.moves: 0 is not a number of moves from 1 to 60"),
     ({"problem": FOSTER, "options": {"tries": "all"}}, "options.tries"),
     ({"problem": FOSTER, "options": {"max_memory": "lots"}}, "options.max_memory: 'lots' is not a size"),
     ({"problem": FOSTER, "options": {"max_memory": "1T"}}, "over the server's"),
