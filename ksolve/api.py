@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from ksolve.verification import Verification
 
 __all__ = ["InputError", "Limits", "PerftResult", "Problem", "ProblemError", "Resources", "certificate", "check",
-           "game_belief", "game_problem", "load_problem", "load_problem_text", "perft", "position_belief",
+           "game_belief", "game_problem", "key_solutions", "load_problem", "load_problem_text", "perft", "position_belief",
            "read_game", "referee_answers", "rule_set", "solve", "verify"]
 
 
@@ -106,6 +106,19 @@ def verify(problem: "Problem | Analysis", *, rules: "RuleSet | str | None" = Non
     from ksolve.execution.executors import verify as verify_problem
 
     return verify_problem(problem, moves, rules, limits, tries, duals, progress, jobs)
+
+
+def key_solutions(problem: "Problem | Analysis", solution: "Solution", verification: "Verification | None",
+                  limits: Limits | None = None) -> list["Solution"]:
+    """The strategies of a cooked problem's keys other than ``solution``'s (none unless
+    ``verification`` found several), each searched within ``limits``: for ``render_report``,
+    which never searches."""
+    from ksolve.solver import key_solutions as solve_keys
+
+    if verification is None:
+        return []
+    keys = [(key.move, key.moves) for key in verification.keys]
+    return solve_keys(problem, solution, keys, limits)
 
 
 def certificate(problem: Problem, solution: "Solution") -> dict[str, Any]:

@@ -177,10 +177,12 @@ def _tree(prover: Prover, classes: list[FirstClass], moves: int,
     return tree
 
 
-def solve_with_key(problem: Problem | Analysis, key: str, moves: int | None = None) -> Solution:
+def solve_with_key(problem: Problem | Analysis, key: str, moves: int | None = None,
+                   limits: Limits | None = None) -> Solution:
     """The solution whose strategy begins with ``key`` (UCI; one of the keys of
     a cooked problem, say), for its certificate.  Raises ``ValueError`` if
-    ``key`` does not win within ``moves`` (default: the stipulation).
+    ``key`` does not win within ``moves`` (default: the stipulation),
+    ``SearchAborted`` past ``limits``.
 
     >>> from ksolve.problem import load_problem_text
     >>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/6RR w - - 0 1"\\n')
@@ -189,7 +191,7 @@ def solve_with_key(problem: Problem | Analysis, key: str, moves: int | None = No
     """
     started = time.perf_counter()
     analysis = as_analysis(problem, None, moves)
-    prover = analysis.prover()
+    prover = analysis.prover(limits)
     first = attempt_from_text(key)
     search = make_search("pn", prover)
     tree = _tree(prover, analysis.classes, analysis.moves,
@@ -217,3 +219,30 @@ def key_wins(problem: Problem | Analysis, key: str, moves: int | None = None, li
         return all(search.attempt_wins(part.belief, first, analysis.moves) for part in analysis.classes)
     except SearchAborted:
         return None
+
+
+def key_solutions(problem: Problem | Analysis, solution: Solution, keys: list[tuple[str, int]],
+                  limits: Limits | None = None) -> list[Solution]:
+    """The strategies of a cooked problem's ``keys`` (``(UCI, fewest moves)`` each) other
+    than ``solution``'s own, each mating as fast as that key can: what a composer needs to
+    mend the cook.  Each is searched within ``limits``; one that reaches them is left out.
+
+    >>> from ksolve.problem import load_problem_text
+    >>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\n'
+    ...                             'fen = "k7/8/1K6/8/8/8/8/6RR w - - 0 1"\\n')
+    >>> [other.key for other in key_solutions(problem, solve(problem), [("g1g8", 1), ("h1h8", 1)])]
+    ['h1h8']
+    """
+    if len(keys) < 2:
+        return []
+    base = problem.problem if isinstance(problem, Analysis) else problem
+    others = []
+    for key, fewest in keys:
+        if key == solution.key:
+            continue
+        try:
+            others.append(solve_with_key(Analysis(base, solution.rules or None, fewest or solution.max_moves), key,
+                                         limits=limits))
+        except SearchAborted:
+            continue
+    return others

@@ -92,6 +92,19 @@ class Verification:
     goal: str = "mate"
     """``"mate"``, or ``"king-capture"`` in Fog of War."""
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Verification":
+        """The verification ``as_dict`` described (a Dask task's value, for the summary table)."""
+        def first_move(entry: dict[str, Any]) -> FirstMove:
+            return FirstMove(entry["move"], entry["label"], entry.get("moves"), entry.get("refuted_by"))
+
+        return cls(data["verdict"], data["moves"], keys=[first_move(key) for key in data["keys"]],
+                   tries=[first_move(attempt) for attempt in data["tries"]], tries_total=data["tries_total"],
+                   duals=data["duals"], duals_checked=data["duals_checked"], published_key=data["published_key"],
+                   published_label=data["published_label"], after_question=data["after_question"],
+                   belief_size=data["belief_size"], nodes=data["nodes"], seconds=data["seconds"],
+                   reason=data.get("reason", ""), rules=data.get("rules", ""), goal=data.get("goal", "mate"))
+
     def _repr_html_(self) -> str:
         from ksolve.report.notebook import verification_html
 

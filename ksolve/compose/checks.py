@@ -28,7 +28,7 @@ from typing import Any
 
 from ksolve.compose.edits import men_of
 from ksolve.compose.ranking import rank
-from ksolve.runs.tasks import digest
+from ksolve.execution.jobs import JobProgress, JobResult, digest
 
 SOUND, REJECTED = "sound", "rejected"
 CHECKS_VERSION = 2
@@ -51,10 +51,16 @@ class CandidateJob:
     certify: bool = True
     label: str = ""
     """What the candidate is (an edit's description, a seed): carried into the result."""
+    memory: int | None = None
+    """The memory budget in bytes of its searches (None: half of the machine's memory)."""
 
     @property
-    def task_key(self) -> str:
+    def key(self) -> str:
         return "candidate-" + digest({"version": CHECKS_VERSION, **asdict(self)})
+
+    def run(self, progress: JobProgress) -> JobResult:
+        """The job contract (``ksolve.execution.jobs``): ``check_candidate``'s value."""
+        return JobResult(check_candidate(self))
 
 
 def check_candidate(job: CandidateJob) -> dict[str, Any]:
@@ -70,7 +76,7 @@ def check_candidate(job: CandidateJob) -> dict[str, Any]:
                                            ksolve.Resources(memory=job.max_belief * 3 * 1024))
         if len(problem.belief()) > job.max_belief:
             return _rejected(result, "belief", f"{len(problem.belief())} positions, over {job.max_belief}")
-        analysis = Analysis(problem)
+        analysis = Analysis(problem, memory=ksolve.Resources(job.memory).budget)
     except ksolve.InputError as error:
         return _rejected(result, "legal", str(error))
     result["belief_size"] = len(analysis.belief)
