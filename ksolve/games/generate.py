@@ -31,7 +31,7 @@ ply 4) and the progress rows.
 >>> [(row["ply"], row["result"], row["file"]) for row in rows][:1]
 [(0, 'mate', 'mate/berkeley-g0001-p000.pgn')]
 >>> written
-['berkeley-g0001-p000.pgn', 'stats.csv']
+['berkeley-g0001-p000.pgn', 'berkeley-g0001-p002.pgn', 'stats.csv']
 """
 
 from __future__ import annotations

@@ -84,7 +84,7 @@ def _keys(entry: BookletEntry) -> list[str]:
     """The key or keys as composers write them (``1.Rg2!``); none when none is known."""
     if entry.verification is not None and entry.verification.keys:
         return [f"1.{key.label}!" for key in entry.verification.keys]
-    from ksolve.report.notebook import key_label
+    from ksolve.report.lines import key_label
 
     label = key_label(entry.solution)
     return [label] if label else []

@@ -224,3 +224,32 @@ def path_text(tree: nx.DiGraph, node: int) -> str:
         elif data["kind"] != "reply":  # several first announcements
             tokens.append(f"{data['label']}:")
     return " ".join(tokens)
+
+
+def key_label(solution: "Solution") -> str | None:
+    """The key as composers write it (``1.Rh8!``): the label of the strategy
+    tree's first attempt (its root's, or the one matching ``key`` below a
+    ``start`` node), else the UCI move; None without a key.
+
+    >>> from ksolve.problem import load_problem_text
+    >>> from ksolve.solver import solve
+    >>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\n'
+    ...                             'fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
+    >>> solution = solve(problem)
+    >>> key_label(solution)
+    '1.Rh8!'
+    >>> solution.tree = None
+    >>> key_label(solution)
+    '1.h1h8!'
+    """
+    if not solution.key:
+        return None
+    tree = solution.tree
+    if tree is not None and tree.number_of_nodes():
+        roots = [0] if tree.nodes[0].get("kind") != "start" else [child for _, child in tree.out_edges(0)]
+        for root in roots:
+            for _, _, edge in tree.out_edges(root, data=True):
+                if edge.get("kind") in ("attempt", "ask") and (
+                        edge.get("move", "any") == solution.key or len(roots) == 1):
+                    return f"{tree.nodes[root].get('number', 1)}.{edge['label']}!"
+    return "Any?" if solution.key == "any" else f"1.{solution.key}!"

@@ -316,7 +316,7 @@ class RuleSet(ABC):
         "Any?" answered yes, the pawn captures (English: also a refused one)."""
         candidates = move_union(positions, self.fog)
         if self.must_capture(state):
-            from ksolve.rules.referee import pawn_diagonal_attempts
+            from ksolve.rules.pawn_tries import pawn_diagonal_attempts
 
             diagonal = np.array(sorted(pawn_diagonal_attempts(positions[0])), dtype=np.int64)
             candidates = diagonal if state == MUST_TRY else np.intersect1d(candidates, diagonal)
