@@ -13,7 +13,7 @@ a pool.  Nothing outside ``ksolve.execution`` starts a process.
 - ``hard_limit``: when a piece of work whose searches stop themselves is
   stopped from outside;
 - ``death``: how a process ended, in words;
-- ``ServerProcess`` / ``serve_requests``: one process answering requests one at
+- ``RequestServer`` / ``serve_requests``: one process answering requests one at
   a time over a pipe, started on first use, its death said once;
 - ``WorkerPool``: a pool of spawned processes for short calls from the event loop.
 
@@ -197,7 +197,7 @@ def serve_requests(connection: Connection, handle: Callable[[Any], Any], nicenes
             return
 
 
-class ServerProcess:
+class RequestServer:
     """One process answering requests one at a time (``serve_requests`` running
     ``target``'s handler), started on first use.  Each process started is a new
     ``generation``: a request that names an older one (what it held died with it)

@@ -34,11 +34,13 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ksolve.errors import InputError
-from ksolve.execution.processes import Answer, ProcessLost, ProcessUnavailable, ServerProcess, serve_requests
+from ksolve.execution.processes import Answer, ProcessLost, ProcessUnavailable, RequestServer, serve_requests
+
+if TYPE_CHECKING:
+    from ksolve.execution.processes import Connection
 
 MAX_TRIALS = 32
 """Trials kept at once (a trial holds its search table: about 30 MB after a long game of
@@ -127,14 +129,14 @@ class TrialStore(Generic[V]):
         return len(self._values)
 
 
-class TrialProcess:
-    """One process holding trials (``ksolve.execution.processes.ServerProcess``).  ``call``
+class TrialHost:
+    """One process holding trials (``ksolve.execution.processes.RequestServer``).  ``call``
     sends a request and waits for its answer, one request at a time, with the trials to
     drop; a request that names an older ``generation`` (its trials died with their
     process) raises ``TrialLost``."""
 
     def __init__(self, name: str) -> None:
-        self.server = ServerProcess(name, serve_trials, ANSWER_WITHIN)
+        self.server = RequestServer(name, serve_trials, ANSWER_WITHIN)
         self._drops: list[str] = []
         self._drops_lock = threading.Lock()
 
@@ -180,7 +182,7 @@ class TrialProcess:
 class _Pinned:
     """Where a trial lives."""
 
-    process: TrialProcess
+    process: TrialHost
     generation: int
 
 
@@ -195,7 +197,7 @@ class TrialPool:
     the server's stderr)."""
 
     def __init__(self, processes: int = TRIAL_PROCESSES, capacity: int = MAX_TRIALS) -> None:
-        self.processes = [TrialProcess(f"trials-{number}") for number in range(processes)]
+        self.processes = [TrialHost(f"trials-{number}") for number in range(processes)]
         self.store: TrialStore[_Pinned] = TrialStore(capacity)
 
     def start(self, problem: str) -> tuple[str, dict[str, Any]]:
@@ -254,7 +256,7 @@ class TrialPool:
     def _lost(self, trial_id: str, pinned: _Pinned) -> TrialLost:
         return TrialLost(f"trial {trial_id!r} is lost: its process {pinned.process.ended}; start a new trial")
 
-    def _least_loaded(self) -> TrialProcess:
+    def _least_loaded(self) -> TrialHost:
         held = {id(process): 0 for process in self.processes}
         for pinned in self.store.values():
             if pinned.generation == pinned.process.generation:
@@ -277,7 +279,7 @@ def _result(answer: Answer, trial_id: str) -> dict[str, Any]:
 
 
 # --- in the trials' process ------------------------------------------------------------------
-def serve_trials(connection: Connection) -> None:
+def serve_trials(connection: "Connection") -> None:
     """A trials process's whole life: answer each request until the server closes the pipe
     (``serve_requests``: a request that fails gets its one line and the process goes on)."""
     serve_requests(connection, functools.partial(_serve, {}), TRIAL_NICENESS)
