@@ -68,7 +68,6 @@ def check_candidate(job: CandidateJob) -> dict[str, Any]:
     carries its ``verification`` (JSON) and ``certified`` (the checker's verdict)."""
     import ksolve
     from ksolve.analysis import Analysis
-    from ksolve.search.run import SearchAborted
 
     result: dict[str, Any] = {"label": job.label, "source": job.source}
     try:
@@ -80,6 +79,17 @@ def check_candidate(job: CandidateJob) -> dict[str, Any]:
     except ksolve.InputError as error:
         return _rejected(result, "legal", str(error))
     result["belief_size"] = len(analysis.belief)
+    try:
+        return _checked(job, problem, analysis, result)
+    except ksolve.InputError as error:  # a run setting (the memory budget) that holds no search
+        return _rejected(result, "setting", str(error))
+
+
+def _checked(job: CandidateJob, problem, analysis, result: dict[str, Any]) -> dict[str, Any]:
+    """The checks after the candidate was read (``check_candidate``)."""
+    import ksolve
+    from ksolve.search.run import SearchAborted
+
     refuted: list[str] = []
     try:
         reason = _cheap_reason(analysis, job, refuted)

@@ -55,6 +55,8 @@ class JobResult:
     html: str | None = None
     certificate: dict[str, Any] | None = None
     error: str | None = None
+    setting: str | None = None
+    """The run setting the error is about (``ksolve.errors.SETTINGS``), for the caller to name it."""
 
 
 class Job(Protocol):
@@ -71,7 +73,7 @@ def run_job(job: Job, progress: JobProgress | None = None) -> JobResult:
     try:
         return job.run(progress or _silent)
     except InputError as error:
-        return JobResult(error=str(error))
+        return JobResult(error=str(error), setting=error.setting)
 
 
 def job_value(job: Job) -> Any:
@@ -172,7 +174,8 @@ def _silent(_progress: dict[str, Any]) -> None:
 
 # --- a job in its own process ------------------------------------------------------------
 Message = tuple[str, Any]
-"""What a job's process sends: ``("progress", {...})``, ``("output", JobResult)`` or ``("error", "<one line>")``."""
+"""What a job's process sends: ``("progress", {...})``, ``("output", JobResult)``, ``("error", InputError)``
+(bad input, naming the setting it is about) or ``("error", "<one line>")`` (a bug)."""
 
 
 def start_job_process(job: Job, name: str) -> Worker:
@@ -186,7 +189,8 @@ def _job_process(connection: Connection, job: Job) -> None:
     become_worker(JOB_NICENESS)
     try:
         result = run_job(job, _progress_sender(connection))
-        connection.send(("error", result.error) if result.error is not None else ("output", result))
+        connection.send(("output", result) if result.error is None else
+                        ("error", InputError(result.error, result.setting)))
     except Exception as error:  # a bug: the traceback goes to stderr, the caller gets one line
         traceback.print_exc()
         connection.send(("error", f"internal error: {type(error).__name__}: {error}"))

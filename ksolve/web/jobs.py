@@ -11,7 +11,8 @@ system cannot start (out of file descriptors, processes or memory) is
 The manager lives in the event loop: one thread per running job only reads
 its pipe and hands each message to the loop, so job state changes in one thread.
 
->>> from ksolve.execution.jobs import ProblemJob
+>>> from ksolve.errors import InputError
+from ksolve.execution.jobs import ProblemJob
 >>> job = Job("0", "solve", ProblemJob("solve", ""))
 >>> job.view()["state"], job.finished
 ('queued', False)
@@ -28,8 +29,10 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ksolve.errors import InputError
 from ksolve.execution.jobs import REPORT, JobResult, Message, ProblemJob, start_job_process
 from ksolve.execution.processes import ProcessUnavailable, Worker, death, hard_limit
+from ksolve.web.errors import web_message
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 FINAL_STATES = (DONE, FAILED, CANCELLED)
@@ -159,7 +162,7 @@ class JobManager:
             job.output = data
             self._finish(job, DONE)
         else:
-            job.error = data
+            job.error = web_message(data) if isinstance(data, InputError) else data
             self._finish(job, FAILED)
 
     def _on_exit(self, job: Job, exitcode: int | None, overtime: bool) -> None:
