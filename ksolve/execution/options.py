@@ -1,4 +1,5 @@
-"""One run description: what to search and within what, validated once.
+"""One run description: what to search and within what, validated once (importing
+it loads nothing heavy: the command line reads its options before any kernel).
 
 ``RunOptions`` is what every front end maps its own words onto (the command
 line's ``--timeout``, ``--max-memory``...; the web API's ``options.timeout``,
@@ -20,9 +21,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING
+
 from ksolve.errors import SettingError
-from ksolve.problem import MAX_MOVES
-from ksolve.search.run import Limits
+
+if TYPE_CHECKING:
+    from ksolve.search.run import Limits
 
 DEFAULT_SECONDS = 600.0
 """Seconds after which a search gives up (status unknown) unless told otherwise."""
@@ -54,6 +58,8 @@ class RunOptions:
     workers: int = 1
 
     def __post_init__(self) -> None:
+        from ksolve.problem import MAX_MOVES
+
         if self.moves is not None and not 1 <= self.moves <= MAX_MOVES:
             raise SettingError("moves", f"{self.moves} is not a number of moves from 1 to {MAX_MOVES}")
         if self.seconds is not None and not (math.isfinite(self.seconds) and self.seconds > 0):
@@ -70,6 +76,8 @@ class RunOptions:
             raise SettingError("jobs", f"{self.workers} is not a number of worker processes (1 or more; 0: one "
                                        "per core)")
 
-    def limits(self) -> Limits:
+    def limits(self) -> "Limits":
         """Each search's limits (seconds and nodes; the memory budget belongs to the analysis)."""
+        from ksolve.search.run import Limits
+
         return Limits(self.seconds, self.nodes)
