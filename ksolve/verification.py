@@ -568,7 +568,7 @@ def refutation_text(refutation: dict[str, Any]) -> str:
     ...                  "hidden": {"bishop": ["b2", "d2", "f2"]}, "kind": NO_WIN, "reason": "no mate in 2 after the refusal"})
     'No! (B b2/d2/f2; no mate in 2 after the refusal)'
     """
-    from ksolve.report.lines import hidden_note
+    from ksolve.solution import hidden_note
 
     where = hidden_note(refutation).strip(" ()")
     reason = f" ({where + '; ' if where else ''}{refutation['reason']})"
@@ -621,8 +621,7 @@ def dual_questions(prover: Prover, classes: list[BeliefState], moves: int, key: 
     the problem alone: not on what ``prover`` searched before, nor on how many
     workers shared its table (the one process and the workers count the same
     duals)."""
-    from ksolve.report.lines import TreeReader, path_text
-    from ksolve.solution import strategy_tree
+    from ksolve.solution import TreeWalk, path_text, strategy_tree
 
     fresh = prover.fresh()
     search = ProofNumberSearch(fresh)
@@ -631,16 +630,16 @@ def dual_questions(prover: Prover, classes: list[BeliefState], moves: int, key: 
     for part in classes:
         beliefs: dict[int, tuple[BeliefState, int]] = {}
         tree = strategy_tree(fresh, part, moves, beliefs, first=key, search=search)
-        reader = TreeReader(tree)
-        main = reader.main_line()
+        walk = TreeWalk(tree)
+        main = walk.main_line_nodes()
         for node, (belief, state) in beliefs.items():
             chosen = _chosen_attempt(tree, node)
             if node == 0 or chosen is None:
                 continue
-            questions.append(DualQuestion(belief, state, reader.length(node), chosen,
+            questions.append(DualQuestion(belief, state, walk.length(node), chosen,
                                           [int(m) for m in fresh.candidates(belief, state) if int(m) != chosen],
                                           tree.nodes[node]["number"], path_text(tree, node),
-                                          reader.owner.get(node) is main))
+                                          node in main))
     return questions
 
 
