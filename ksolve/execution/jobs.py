@@ -188,9 +188,9 @@ def _job_process(connection: Connection, job: Job) -> None:
     """A job process's whole life: run ``job``, send what it makes, close the pipe."""
     become_worker(JOB_NICENESS)
     try:
-        result = run_job(job, _progress_sender(connection))
-        connection.send(("output", result) if result.error is None else
-                        ("error", InputError(result.error, result.setting)))
+        connection.send(("output", job.run(_progress_sender(connection))))
+    except InputError as error:  # sent whole: the caller names the setting it is about its own way
+        connection.send(("error", error))
     except Exception as error:  # a bug: the traceback goes to stderr, the caller gets one line
         traceback.print_exc()
         connection.send(("error", f"internal error: {type(error).__name__}: {error}"))

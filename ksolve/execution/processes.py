@@ -296,6 +296,10 @@ class WorkerPool:
                 self._pool = None
             raise ProcessLost("a process of the pool died") from None
 
+    def pids(self) -> list[int]:
+        """The ids of the pool's processes (none before the first call)."""
+        return [] if self._pool is None else list(self._pool._processes)
+
     def shutdown(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
