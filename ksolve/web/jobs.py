@@ -11,8 +11,7 @@ system cannot start (out of file descriptors, processes or memory) is
 The manager lives in the event loop: one thread per running job only reads
 its pipe and hands each message to the loop, so job state changes in one thread.
 
->>> from ksolve.errors import InputError
-from ksolve.execution.jobs import ProblemJob
+>>> from ksolve.execution.jobs import ProblemJob
 >>> job = Job("0", "solve", ProblemJob("solve", ""))
 >>> job.view()["state"], job.finished
 ('queued', False)
