@@ -24,7 +24,7 @@ __version__ = "0.1.0"
 
 _API = {name: "ksolve.api" for name in (
     "InputError", "Limits", "PerftResult", "Problem", "ProblemError", "Resources", "certificate", "check",
-    "game_belief", "game_problem", "load_problem", "load_problem_text", "perft", "position_belief", "read_game",
+    "game_belief", "game_problem", "key_solutions", "load_problem", "load_problem_text", "perft", "position_belief", "read_game",
     "referee_answers", "rule_set", "solve", "verify")}
 _API.update(Analysis="ksolve.analysis", Solution="ksolve.solver", Verification="ksolve.verification",
             Trial="ksolve.trial", GameSession="ksolve.play.session", ComputerPlayer="ksolve.play.computer",

@@ -210,8 +210,11 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
     if (jobs is not None or scheduler) and Path(path).is_dir():
         from ksolve.cli_compose import verify_on_cluster
 
-        reports = verify_on_cluster(problems, moves, rules_name, timeout, max_tries, not no_duals, jobs, scheduler,
-                                    results_path)
+        from ksolve.execution.options import RunOptions
+
+        with input_errors():
+            options = RunOptions(rules_name, moves, seconds=timeout or None, tries=max_tries, duals=not no_duals)
+        reports = verify_on_cluster(problems, options, jobs, scheduler, results_path)
     elif scheduler or results_path:
         fail("--scheduler/--results: for a folder of problems (one problem's first attempts are shared by "
              "local worker processes: --jobs N)")
@@ -320,8 +323,10 @@ def report(file: str, output_format: str, output: str | None, moves: int | None,
     if not no_verify and output_format in VERIFIED_FORMATS and result.status != "unknown":
         verification = ksolve.verify(session, limits=search_limits(timeout), tries=max_tries,
                                      progress=progress_printer(subject=f"{result.status}; then verifying, "))
+    others = ksolve.key_solutions(session, result, verification, search_limits(timeout)) \
+        if output_format == "html" else []
     try:
-        text = render_report(output_format, problem, result, verification)
+        text = render_report(output_format, problem, result, verification, others)
     except ValueError as error:
         fail(str(error))
     if output:
@@ -356,7 +361,8 @@ def _report_booklet(folder: str, output_format: str, output: str | None, moves: 
         if not no_verify and result.status != "unknown":
             verification = ksolve.verify(session, limits=search_limits(timeout), tries=max_tries,
                                          progress=progress_printer(subject=f"{result.status}; then verifying, "))
-        entries.append(BookletEntry(problem, result, verification))
+        entries.append(BookletEntry(problem, result, verification,
+                                    ksolve.key_solutions(session, result, verification, search_limits(timeout))))
         verdict = verification.verdict if verification is not None else result.status
         click.echo(f"ksolve: [{number}/{len(files)}] {path.name}: {verdict}", err=True)
     text = render_booklet(entries, Path(folder).resolve().name)
@@ -519,46 +525,38 @@ def generate(rules_name: str, games: int, ply: int, seed: int, out_dir: str, sta
     """Play seeded games between a greedy White and a random Black, estimate
     White's belief at each of his turns and write the instances where he
     forces mate within D plies ("mate") or nearly does ("near-miss") as
-    filtered PGN, with a CSV of statistics.  With --jobs/--scheduler the
-    games are tasks on a Dask cluster, each seeded by its number (the same
-    set whatever the workers), and -o's results.jsonl lets a re-run skip
-    the games done.
+    filtered PGN, with a CSV of statistics.  Each game is seeded by the seed
+    and its number: the same set in one process and with --jobs/--scheduler
+    (the games then tasks on a Dask cluster, and -o's results.jsonl lets a
+    re-run skip the games done).
 
     \b
     Example:
       ksolve generate --rules berkeley --games 100 --ply 3 --seed 1 -o bench3
       ksolve generate --games 1000 --ply 3 --jobs 2 -o bench3
     """
-    from ksolve.games.generate import endgame_starts, generate as generate_games
+    from pathlib import Path
+
+    from ksolve.games.generate import RESULTS_NAME, endgame_starts, generate as generate_games
 
     rules = load_rules(rules_name)
     if not rules.kriegspiel_games:
         fail(f"--rules: games are Kriegspiel games; use one of the six Kriegspiel rule sets, not {rules.name}")
     check_writable(out_dir, "-o", folder=True)
     fens = endgame_starts(games, seed) if start == "endgame" else None
-    counts = {"mate": 0, "near-miss": 0}
+    from ksolve.cli_compose import game_printer, local_or_remote_cluster
 
-    def progress(row: dict) -> None:
-        if row["result"] in counts:
-            counts[row["result"]] += 1
-        click.echo(f"ksolve: game {row['game']}/{games}, ply {row['ply']}: {row['result']} "
-                   f"(belief {row['belief_size']:,})", err=True)
-
-    if jobs is not None or scheduler:
-        from ksolve.cli_compose import generate_on_cluster
-
-        rows = generate_on_cluster(rules.name, games, ply, seed, out_dir, fens, seconds, max_positions, jobs,
-                                   scheduler)
-        click.echo(f"{len(rows)} turns examined: {sum(row['result'] == 'mate' for row in rows)} mate, "
-                   f"{sum(row['result'] == 'near-miss' for row in rows)} near-miss instances written to {out_dir}")
-        return
+    on_cluster = jobs is not None or scheduler
     try:
-        rows = generate_games(rules.name, games, ply, seed, out_dir, fens=fens, seconds=seconds,
-                              max_positions=max_positions, progress=progress)
+        with input_errors(), local_or_remote_cluster(jobs, scheduler) as client:
+            rows = generate_games(rules.name, games, ply, seed, out_dir, fens=fens, seconds=seconds,
+                                  max_positions=max_positions, client=client,
+                                  results=Path(out_dir) / RESULTS_NAME if on_cluster else None,
+                                  progress=game_printer())
     except OSError as error:
         fail(f"-o: {error.filename}: {error.strerror}")
-    click.echo(f"{len(rows)} turns examined: {counts['mate']} mate, {counts['near-miss']} near-miss "
-               f"instances written to {out_dir}")
+    click.echo(f"{len(rows)} turns examined: {sum(row['result'] == 'mate' for row in rows)} mate, "
+               f"{sum(row['result'] == 'near-miss' for row in rows)} near-miss instances written to {out_dir}")
 
 
 @main.command()

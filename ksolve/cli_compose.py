@@ -1,7 +1,7 @@
 """The command line of the runs on Dask and of the composer's searches:
 ``--jobs``/``--scheduler`` (shared by ``verify FOLDER``, ``generate``,
 ``compose`` and ``mend``), what ``verify`` and ``generate`` do with them, and
-the ``compose`` and ``mend`` commands.  Thin: the work is in ``ksolve.runs``
+the ``compose`` and ``mend`` commands.  Thin: the work is in ``ksolve.execution``
 and ``ksolve.compose``.
 
 >>> jobs_option(lambda **kw: kw).__click_params__[0].name
@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ksolve.cli_support import JOBS, Seconds, fail, input_errors
+from ksolve.cli_support import JOBS, Seconds, fail, input_errors, max_memory_option
 
 if TYPE_CHECKING:
+    from ksolve.execution.options import RunOptions
     from ksolve.problem import Problem
-    from ksolve.runs.results import TaskResult
+    from ksolve.execution.results import TaskResult
     from ksolve.verification import Verification
 
 jobs_option = click.option(
@@ -27,7 +28,7 @@ jobs_option = click.option(
 def _read_scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """``--scheduler`` read at once (an address such as tcp://127.0.0.1:8786), before any work."""
     if value is not None:
-        from ksolve.runs.runner import scheduler_address
+        from ksolve.execution.cluster import scheduler_address
 
         with input_errors():
             scheduler_address(value)
@@ -61,11 +62,11 @@ def task_printer(what: str, results: object = None):
 
 
 def local_or_remote_cluster(jobs: int | None, scheduler: str | None, memory_limit: int | str = "auto"):
-    """``runs.runner.optional_cluster`` for the command: ``--jobs`` kept to the
+    """``execution.cluster.optional_cluster`` for the command: ``--jobs`` kept to the
     machine's cores (``capped``) and, when a cluster runs, Ctrl-C ending the
     process right after its line (``exit_at_once_on_ctrl_c``)."""
     from ksolve.cli_support import capped, exit_at_once_on_ctrl_c, say_when_interrupted
-    from ksolve.runs.runner import optional_cluster
+    from ksolve.execution.cluster import optional_cluster
 
     jobs = None if scheduler else capped(jobs)
     if jobs is not None or scheduler:
@@ -82,26 +83,24 @@ def _memory_limit() -> int | str:
     return memory if memory is not None else "auto"
 
 
-def verify_on_cluster(problems: list["Problem"], moves: int | None, rules: str | None, timeout: float,
-                      tries: int | None, duals: bool, jobs: int | None, scheduler: str | None,
+def verify_on_cluster(problems: list["Problem"], options: "RunOptions", jobs: int | None, scheduler: str | None,
                       results: str | None) -> list[tuple["Problem", "Verification"]]:
     """``ksolve verify FOLDER --jobs N``: the folder's verifications as Dask tasks."""
-    from ksolve.runs.runner import hard_limit
-    from ksolve.runs.verify import verify_all
+    from dataclasses import replace
+
+    from ksolve.execution.collection import verify_all
+    from ksolve.execution.processes import hard_limit
 
     memory = _memory_limit()
+    options = replace(options, memory=memory if isinstance(memory, int) else None)
     with input_errors(), local_or_remote_cluster(jobs, scheduler, memory) as client:
-        return verify_all(problems, moves=moves, rules=rules, seconds=timeout or None, tries=tries, duals=duals,
-                          memory=memory if isinstance(memory, int) else None, client=client, results=results,
-                          hard_timeout=hard_limit(timeout),
+        return verify_all(problems, options, client=client, results=results,
+                          hard_timeout=hard_limit(options.seconds, searches=2),
                           progress=task_printer("{problem}: {verdict}", results))
 
 
-def generate_on_cluster(rules: str, games: int, ply: int, seed: int, out_dir: str, fens: list[str] | None,
-                        seconds: float, max_positions: int, jobs: int | None, scheduler: str | None) -> list[dict]:
-    """``ksolve generate --jobs N``: one Dask task per game (``ksolve.runs.generate``)."""
-    from ksolve.runs.generate import generate_on_cluster as generate_games
-
+def game_printer():
+    """A ``generate`` run's progress line per ended game on stderr: the turns examined and the instances found."""
     def progress(ended: int, total: int, result: "TaskResult") -> None:
         if result.status != "done":
             click.echo(f"ksolve: [{ended}/{total}] {result.key}: failed: {result.error}", err=True)
@@ -111,12 +110,7 @@ def generate_on_cluster(rules: str, games: int, ply: int, seed: int, out_dir: st
         click.echo(f"ksolve: [{ended}/{total}] game {rows[0]['game'] if rows else '?'}: {len(rows)} turns examined"
                    f"{'; ' + found if found else ''}", err=True)
 
-    try:
-        with input_errors(), local_or_remote_cluster(jobs, scheduler, _memory_limit()) as client:
-            return generate_games(rules, games, ply, seed, out_dir, fens=fens, client=client, progress=progress,
-                                  seconds=seconds, max_positions=max_positions)
-    except OSError as error:
-        fail(f"-o: {error.filename}: {error.strerror}")
+    return progress
 
 
 MEND_KINDS = ("stipulation", "narrow", "remove", "add", "move")
@@ -135,6 +129,7 @@ MEND_KINDS = ("stipulation", "narrow", "remove", "add", "move")
               help="Write each fix as a problem file here, with the run's results file (a re-run resumes it).")
 @jobs_option
 @scheduler_option
+@max_memory_option
 def mend(file: str, key: str | None, kinds: str, timeout: float, max_fixes: int, out_dir: str | None,
          jobs: int | None, scheduler: str | None) -> None:
     """Search small changes of a cooked or unsound problem (add a pawn or a
@@ -207,6 +202,7 @@ def _is_uci(text: str) -> bool:
               help="Folder for the problem files, booklet.html and the resumable results file.")
 @jobs_option
 @scheduler_option
+@max_memory_option
 def compose(material: str, hidden: tuple[str, ...], moves: int, rules_name: str, count: int, seed: int,
             timeout: float, max_candidates: int, batch: int, max_belief: int, out_dir: str, jobs: int | None,
             scheduler: str | None) -> None:
@@ -226,7 +222,7 @@ def compose(material: str, hidden: tuple[str, ...], moves: int, rules_name: str,
     from pathlib import Path
 
     import ksolve
-    from ksolve.cli_support import check_writable
+    from ksolve.cli_support import check_writable, memory_budget
     from ksolve.compose.compose import ComposeSpec, compose as compose_problems, parse_material, write_problems
 
     check_writable(out_dir, "-o", folder=True)
@@ -235,7 +231,7 @@ def compose(material: str, hidden: tuple[str, ...], moves: int, rules_name: str,
         if rules.goal != "mate":
             fail(f"--rules: compose writes mate problems (#N); {rules.name} is won by capturing the king")
         spec = ComposeSpec(parse_material(material), hidden, moves, rules.name, count, seed, timeout or None,
-                           max_belief, batch, max_candidates)
+                           max_belief, batch, max_candidates, memory_budget())
         ksolve.position_belief("4k3/8/8/8/8/8/8/4K3 w - - 0 1", list(hidden), rules)  # the hidden units read
         with local_or_remote_cluster(jobs, scheduler) as client:
             report = compose_problems(spec, client, Path(out_dir) / "results.jsonl",

@@ -19,20 +19,23 @@ from typing import TYPE_CHECKING, Callable, Iterator, NoReturn
 
 import click
 
+from ksolve.execution.options import DEFAULT_SECONDS
+
 if TYPE_CHECKING:
     from ksolve.errors import InputError
 
 EXIT_SOLVED, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130
 """Ctrl-C (128 + SIGINT, as shells report it)."""
-DEFAULT_TIMEOUT = 600.0
+DEFAULT_TIMEOUT = DEFAULT_SECONDS
 """Seconds after which solve, verify and report give up (status unknown); ``--timeout 0``: no limit."""
 _ESTABLISHED = "ksolve.established"
 """``ctx.meta`` key of a callable saying what a command has established so far."""
 _EXIT_AT_ONCE = "ksolve.exit_at_once"
 """``ctx.meta`` key: Ctrl-C ends the process at once, after its line (a local Dask cluster runs)."""
 OPTIONS = {"memory": "--max-memory", "jobs": "--jobs", "scheduler": "--scheduler", "timeout": "--timeout",
-           "key": "--key"}
+           "key": "--key", "moves": "--moves", "nodes": "--max-nodes", "tries": "--tries", "search": "--search",
+           "rules": "--rules"}
 """The option that gives each run setting the library's errors speak of (``ksolve.errors.SETTINGS``)."""
 MAX_LINE = 300
 """The longest error line: a longer reason is cut, saying how much was left out."""
@@ -360,14 +363,18 @@ max_memory_option = click.option(
 
 
 def search_limits(timeout: float | None, max_nodes: int | None = None):
-    """The search's limits: ``--timeout`` (0: none), ``--max-nodes`` and the
+    """The search's limits, read as ``RunOptions`` (``ksolve.execution.options``): ``--timeout`` (0: none), ``--max-nodes`` and the
     ``--max-memory`` budget (default: half of this machine's memory), which
     sizes the search's tables and stops it as "unknown" rather than let it
     run out of memory."""
-    import ksolve
+    from dataclasses import replace
 
-    memory = ksolve.Resources(click.get_current_context().meta.get(_MAX_MEMORY)).budget
-    return ksolve.Limits(timeout or None, max_nodes, memory)
+    import ksolve
+    from ksolve.execution.options import RunOptions
+
+    with input_errors():
+        limits = RunOptions(seconds=timeout or None, nodes=max_nodes).limits()
+    return replace(limits, memory=ksolve.Resources(click.get_current_context().meta.get(_MAX_MEMORY)).budget)
 
 
 def memory_budget() -> int | None:

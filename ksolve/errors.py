@@ -44,7 +44,8 @@ class InputError(ValueError):
 
 
 SETTINGS = {"memory": "memory budget", "jobs": "worker processes", "scheduler": "Dask scheduler",
-            "timeout": "time limit", "key": "key to keep"}
+            "timeout": "time limit", "key": "key to keep", "moves": "moves", "nodes": "node limit",
+            "tries": "tries", "search": "search", "rules": "rule set"}
 """The run settings an error may be about, with the library's words for them."""
 
 

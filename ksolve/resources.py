@@ -39,6 +39,15 @@ EnumerationProgress = Callable[[int, int, int], None]
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
 
 
+def resident_bytes() -> int | None:
+    """The process's resident size now (Linux ``/proc``; None elsewhere)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def physical_memory() -> int | None:
     """The machine's physical memory in bytes (None if it cannot be read)."""
     try:
@@ -91,8 +100,6 @@ def check_budget(budget: int, text: str = "") -> int:
     ...
     ValueError: 1000000000G is more than this machine's memory (...)
     """
-    from ksolve.search.memory import resident_bytes
-
     text = text or format_bytes(budget)
     if budget <= 0:
         raise ValueError(f"{text} is no memory at all (a budget such as 4G, 512M or 1.5G)")

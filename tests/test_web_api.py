@@ -177,7 +177,7 @@ def test_a_job_keeps_to_its_memory_budget(client):
     ({"problem": FOSTER, "options": {"timout": 5}}, "options.timout: unknown option"),
     ({"problem": FOSTER, "options": {"timeout": 0}}, "options.timeout: must be seconds"),
     ({"problem": FOSTER, "options": {"timeout": 7200}}, "at most 3600"),
-    ({"problem": FOSTER, "options": {"moves": 0}}, "options.moves: must be a whole number from 1 to 60"),
+    ({"problem": FOSTER, "options": {"moves": 0}}, "options.moves: 0 is not a number of moves from 1 to 60"),
     ({"problem": FOSTER, "options": {"tries": "all"}}, "options.tries"),
     ({"problem": FOSTER, "options": {"max_memory": "lots"}}, "options.max_memory: 'lots' is not a size"),
     ({"problem": FOSTER, "options": {"max_memory": "1T"}}, "over the server's"),
@@ -207,7 +207,7 @@ def test_cancelling_a_long_job_terminates_its_process(client, app):
     job_id = submit(client, LONG)
     wait_for(client, job_id, ("running",))
     time.sleep(1.0)  # into the search
-    process = app.state.jobs.get(job_id).process
+    process = app.state.jobs.get(job_id).worker.process
     response = client.delete(f"/api/jobs/{job_id}")
     assert response.status_code == 200 and response.json()["state"] == "cancelled"
     wait_idle(app)
@@ -233,7 +233,7 @@ def test_beyond_the_queue_bound_jobs_get_429_until_one_ends(client, app):
 def test_a_killed_worker_fails_its_job_and_the_next_job_runs(client, app):
     job_id = submit(client, LONG)
     wait_for(client, job_id, ("running",))
-    os.kill(app.state.jobs.get(job_id).process.pid, signal.SIGKILL)
+    os.kill(app.state.jobs.get(job_id).worker.process.pid, signal.SIGKILL)
     job = wait_for(client, job_id, ("failed",))
     assert job["error"] == "the worker process was killed (signal 9); the job is lost"
     assert wait_for(client, submit(client, FOSTER), ("done",))["result"]["status"] == "solved"

@@ -108,7 +108,7 @@ def test_a_killed_thinking_process_answers_503_and_the_next_request_gets_the_com
 
     game_id = start(client, rules="wild16", mode="computer", side="white", seed=2)["id"]
     assert attempt(client, game_id, "white", "e2e4").json()["state"]["plies"] == 2  # the pool is up
-    for pid in list(THINKERS_POOL._pool._processes):
+    for pid in THINKERS_POOL._pool.pids():
         os.kill(pid, signal.SIGKILL)
     one_line_error(attempt(client, game_id, "white", "d2d4"), 503, "process died")
     state = client.get(f"/api/play/{game_id}?side=white").json()["state"]

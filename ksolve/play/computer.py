@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import chess
 import numpy as np
@@ -86,8 +86,13 @@ class ComputerPlayer:
     """The computer playing ``side`` under ``rules``."""
 
     def __init__(self, rules: str, side: chess.Color, fen: str | None = None, seed: int = 0,
-                 budget: int = 40_000) -> None:
+                 budget: int = 40_000, memory: int | None = None) -> None:
+        from ksolve.resources import Resources
+
         self.side = side
+        self.limits = replace(PROVER_LIMITS, memory=Resources(memory).budget)
+        """The prover's limits, within the memory budget of the process it thinks in
+        (``memory`` bytes; None: half of the machine's memory)."""
         self.belief = SideBelief(rules, side, fen, budget, seed)
         self.rules = self.belief.rules
         self.rng = random.Random(seed + 1)
@@ -156,7 +161,7 @@ class ComputerPlayer:
     def _proven(self, positions: np.ndarray, askable: list[str], can_ask: bool) -> str | None:
         """A proven strategy's attempt within ``PROVER_MOVES`` moves, if the prover finds one."""
         belief = BeliefState.from_positions(positions)
-        prover = Prover(self.rules, PROVER_LIMITS)
+        prover = Prover(self.rules, self.limits)
         prover.fit_bounds(belief)
         try:
             for moves in range(1, PROVER_MOVES + 1):

@@ -291,7 +291,7 @@ def fog_view_lines(problem) -> list[str]:
     """
     import chess
 
-    from ksolve.report.html import initial_fog, visible_board
+    from ksolve.report.position import initial_fog, visible_board
 
     fog = initial_fog(problem)
     if not fog:

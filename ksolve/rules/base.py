@@ -35,12 +35,22 @@ import numpy as np
 from ksolve.board.batch import move_union
 from ksolve.rules import codes
 
-FRESH, ASKED, MUST_CAPTURE, MUST_TRY, PROBED = 0, 1, 2, 3, 4
+class TurnState(enum.IntEnum):
+    """White's turn states (see below); their int values are part of every transposition-table key."""
+
+    FRESH = 0
+    ASKED = 1
+    MUST_CAPTURE = 2
+    MUST_TRY = 3
+    PROBED = 4
+
+
+FRESH, ASKED, MUST_CAPTURE, MUST_TRY, PROBED = TurnState
 """White's turn states: "Any?" not asked (nor a probe made); asked (answered
 no, or the obligation fulfilled); answered "Try" (Berkeley+Any: pawn captures
 until one is legal); answered "Yes" (English: at least one pawn try); the
 probe made or given up (Modern Kriegspiel: no probe before the next turn).
-Plain ints: they are part of every transposition-table key.
+``TurnState`` members are ints (0 to 4): they are part of every transposition-table key.
 
 When "Any?" may be asked: once a turn, at any point before the turn's legal
 move, after refused attempts too (a "No" leaves a fresh turn fresh).  The
@@ -316,7 +326,7 @@ class RuleSet(ABC):
         "Any?" answered yes, the pawn captures (English: also a refused one)."""
         candidates = move_union(positions, self.fog)
         if self.must_capture(state):
-            from ksolve.rules.referee import pawn_diagonal_attempts
+            from ksolve.rules.pawn_tries import pawn_diagonal_attempts
 
             diagonal = np.array(sorted(pawn_diagonal_attempts(positions[0])), dtype=np.int64)
             candidates = diagonal if state == MUST_TRY else np.intersect1d(candidates, diagonal)

@@ -24,16 +24,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ksolve.board.layout import BISHOP, COLUMN_BLACK, COLUMN_TURN, KNIGHT, MAX_MOVES, PAWN, QUEEN, ROOK
+from ksolve.board.layout import COLUMN_BLACK, COLUMN_TURN, MAX_MOVES
 from ksolve.board.batch import expand
 from ksolve.board.movegen import legal_moves
-from ksolve.board.tables import PAWN_ATTACKS, RANK_1, RANK_8, SQUARE_BB
+from ksolve.board.tables import SQUARE_BB
 from ksolve.rules import codes
 from ksolve.rules.base import FRESH, RuleSet
 from ksolve.rules.kernels import (
     PAWN_INFO_COUNT, PAWN_INFO_EXISTS, PAWN_INFO_SQUARES, any_answers, pawn_captures,
 )
 from ksolve.rules.kriegspiel import KriegspielRules
+from ksolve.rules.pawn_tries import pawn_diagonal_attempts
 
 @dataclass(frozen=True)
 class Answer:
@@ -162,26 +163,3 @@ def own_board_moves(position: np.ndarray) -> set[int]:
     return {int(m) for m in buffer[:count]}
 
 
-def pawn_diagonal_attempts(position: np.ndarray) -> set[int]:
-    """Every diagonal pawn step onto a square not held by the mover's own men
-    (with the four promotions on the last rank): the possible pawn captures."""
-    us = int(position[COLUMN_TURN])
-    base = us * COLUMN_BLACK
-    ours = 0
-    for piece in range(6):
-        ours |= int(position[base + piece])
-    attempts = set()
-    pawns = int(position[base + PAWN])
-    while pawns:
-        from_square = (pawns & -pawns).bit_length() - 1
-        pawns &= pawns - 1
-        targets = int(PAWN_ATTACKS[us, from_square]) & ~ours
-        while targets:
-            to_square = (targets & -targets).bit_length() - 1
-            targets &= targets - 1
-            move = from_square | to_square << 6
-            if (1 << to_square) & int(RANK_1 | RANK_8):
-                attempts.update(move | p << 12 for p in (QUEEN, ROOK, BISHOP, KNIGHT))
-            else:
-                attempts.add(move)
-    return attempts

@@ -18,12 +18,12 @@ True
 
 from __future__ import annotations
 
-import os
 import weakref
 from dataclasses import dataclass
 from typing import Callable
 
 from ksolve.errors import SettingError
+from ksolve.resources import ROW_BYTES, format_bytes, resident_bytes
 
 ORTHODOX_SLOT_BYTES = 8 + 8
 """One slot of the orthodox table: a position's word (hash, won, lost) and a move's (key, result)."""
@@ -50,15 +50,6 @@ MIN_FREE = 32 << 20
 """The least free memory a search is started with."""
 HARD_MARGIN = 1.25
 """How far past the budget a search may stay while it reuses what its tables shed."""
-
-
-def resident_bytes() -> int | None:
-    """The process's resident size now (Linux ``/proc``; None elsewhere)."""
-    try:
-        with open("/proc/self/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 STEP_SAMPLE = 64
@@ -88,8 +79,6 @@ def step_bytes(positions, fog: bool = False) -> tuple[int, float]:
     import numpy as np
 
     from ksolve.board import count_moves, expand
-    from ksolve.resources import ROW_BYTES
-
     count = len(positions)
     if not count:
         return 0, 0.0
@@ -113,8 +102,6 @@ def fitting_processes(positions, fog: bool, budget: int, processes: int = 1, in_
     >>> fitting_processes([], False, 300 << 20, 2, in_use=100 << 20)
     1
     """
-    from ksolve.resources import format_bytes
-
     in_use = (resident_bytes() or 0) if in_use is None else in_use
     step, replies = step_bytes(positions, fog)
     search = step + MIN_FREE

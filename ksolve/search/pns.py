@@ -157,7 +157,7 @@ class ProofNumberSearch:
         """The 1 + epsilon trick's share (a worker racing others tries another one)."""
         self.still_wanted: Callable[[], None] | None = None
         """Called at every node when worker processes race on one proof
-        (``ksolve.parallel``): raises once another worker has decided it."""
+        (``ksolve.execution.workers``): raises once another worker has decided it."""
 
     def wins(self, belief: BeliefState, moves: int, state: int = FRESH) -> bool:
         """Whether White wins ``belief`` within ``moves`` (same answer as the

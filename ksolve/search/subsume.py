@@ -19,7 +19,7 @@ correctness.  The prover reuses the disproofs only (``Prover.reused_result``
 says why).
 
 >>> from ksolve.belief import BeliefState
->>> from ksolve.search.table import Entry
+>>> from ksolve.search.entry import Entry
 >>> index = Subsumption()
 >>> big = BeliefState.from_hidden("8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1", ["b:dark"])
 >>> small = BeliefState(big.positions[:5])
@@ -40,7 +40,7 @@ import numpy as np
 
 from ksolve.belief import BeliefState
 from ksolve.board.layout import COLUMN_BLACK
-from ksolve.search.table import UNPROVEN, Entry
+from ksolve.search.entry import UNPROVEN, Entry
 
 PER_GROUP = 24
 """Decided beliefs kept per group (White's men and state), the most recent."""

@@ -50,8 +50,6 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import OrderedDict
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,6 +58,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Route
 
+from ksolve.execution.processes import ProcessLost, WorkerPool
 from ksolve.web.errors import ApiError, error_response
 from ksolve.web.requests import read_json
 
@@ -144,34 +143,27 @@ GAMES = Games()
 
 
 class Thinkers:
-    """The worker processes where the computer thinks, started on first use;
-    at most ``MAX_WAITING`` tasks at once (beyond that a request gets 429)."""
+    """The worker processes where the computer thinks (``ksolve.execution.processes.WorkerPool``),
+    started on first use; at most ``MAX_WAITING`` tasks at once (beyond that a request gets 429)."""
 
     def __init__(self, processes: int = THINKERS) -> None:
         self.processes = processes
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool = WorkerPool(processes)
         self.in_flight = 0
 
     async def run(self, function, *args):
-        from ksolve.web.worker import SPAWN, become_worker
-
         if self.in_flight >= MAX_WAITING:
             raise ApiError(429, f"the computer has {self.in_flight} tasks waiting; try again", {"Retry-After": "1"})
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=SPAWN, initializer=become_worker)
         self.in_flight += 1
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
-        except BrokenProcessPool:
-            self._pool = None
+            return await self._pool.run(function, *args)
+        except ProcessLost:
             raise ApiError(503, "the computer's process died; try again", {"Retry-After": "1"}) from None
         finally:
             self.in_flight -= 1
 
     def shutdown(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._pool.shutdown()
 
 
 MAX_WAITING = 16

@@ -36,19 +36,17 @@ runs in a worker process even with one job (``watched``).  A worker that dies
 
 from __future__ import annotations
 
-import multiprocessing
-import signal
-import sys
-import threading
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
+from multiprocessing.context import BaseContext
 from typing import TYPE_CHECKING, Any
 
 from ksolve.compilation import heard_compilation, listen_to_compilation, work_clock
 from ksolve.errors import InputError
 from ksolve.search.prover import ASK
 from ksolve.search.run import Limits, Progress, SearchAborted, Stats
-from ksolve.search.shared import SharedBlock
+from ksolve.execution.processes import become_worker, start_context, start_worker
+from ksolve.execution.shared_block import SharedBlock
 
 if TYPE_CHECKING:
     from ksolve.analysis import Analysis
@@ -57,21 +55,6 @@ if TYPE_CHECKING:
 RACE_EPSILONS = (0.25, 0.5, 0.125, 0.75)
 """The 1 + epsilon share of each worker racing on one proof (``Workers.prove``)."""
 
-
-def start_context() -> multiprocessing.context.BaseContext:
-    """How workers start: forked where that is safe (Linux, and this process
-    runs one thread: ksolve's kernels start none), so that they begin with
-    the parent's modules and kernels loaded instead of importing them again
-    (about half a second a worker); spawned otherwise, as from the
-    workbench's job processes, which run a watching thread (a forked copy of
-    a threaded process may inherit a lock some other thread held).
-
-    >>> start_context().get_start_method() in ("fork", "spawn")
-    True
-    """
-    if sys.platform.startswith("linux") and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
 
 PROGRESS_EVERY = 1.0
 """Seconds between two progress messages of a worker."""
@@ -90,14 +73,13 @@ DIED = "a worker process died (out of memory, or killed)"
 def worker_processes(analysis: "Analysis", limits: Limits | None, jobs: int) -> int:
     """How many worker processes search ``analysis`` (0: this process does):
     ``jobs`` when more than one, as many as the memory budget holds (the
-    default budget when ``limits`` has none), one for a ``watched`` belief;
+    analysis's, ``Analysis.limits``), one for a ``watched`` belief;
     ``BudgetTooSmall`` when the budget holds no search at all, said before
     the search begins (``search.memory.fitting_processes``)."""
-    from ksolve.resources import default_memory_budget
     from ksolve.search.memory import fitting_processes
 
-    budget = limits.memory if limits is not None and limits.memory is not None else default_memory_budget()
-    fitting = fitting_processes(analysis.belief.positions, analysis.rules.fog, budget, max(1, jobs))
+    fitting = fitting_processes(analysis.belief.positions, analysis.rules.fog, analysis.limits(limits).memory,
+                                max(1, jobs))
     if jobs > 1:
         return fitting
     return 1 if watched(len(analysis.belief), limits) else 0
@@ -246,7 +228,7 @@ class Workers:
     ``start_context()``); ``load`` gives them a problem (they can serve one
     after another), ``keys_and_tries`` and ``duals`` put them to work."""
 
-    def __init__(self, jobs: int, context: multiprocessing.context.BaseContext | None = None,
+    def __init__(self, jobs: int, context: BaseContext | None = None,
                  analysis: "Analysis | None" = None) -> None:
         self.progress: Progress | None = None
         self.started = work_clock()
@@ -277,20 +259,17 @@ class Workers:
         """The analysis forked workers hold from the start (``load`` then sends none: a large belief
         is neither pickled nor copied, its pages shared with this process)."""
         for index in range(jobs):
-            parent, child = context.Pipe()
-            process = context.Process(target=_serve, args=(child, index, self.block.address, self.inherited),
-                                      daemon=True)
-            process.start()
-            child.close()
-            self.pipes.append(parent)
-            self.processes.append(process)
+            worker = start_worker(_serve, (index, self.block.address, self.inherited), context=context,
+                                  name=f"ksolve-worker-{index}")
+            self.pipes.append(worker.connection)
+            self.processes.append(worker.process)
 
     def load(self, analysis: "Analysis", limits: Limits | None = None, progress: Progress | None = None) -> None:
         """Give every worker the analysis's problem, rules and moves (none when
         they hold it from the start), each with its share of the limits (the
-        memory budget and nodes split evenly), the time limit held here too."""
+        analysis's memory budget and the nodes split evenly), the time limit held here too."""
         jobs = len(self.pipes)
-        limits = limits or Limits()
+        limits = analysis.limits(limits)
         share = limits.share(jobs)
         self.progress, self.started, self.heard, self.live = progress, work_clock(), work_clock(), {}
         self.deadline = None if limits.seconds is None else self.started + limits.seconds + GRACE
@@ -369,7 +348,7 @@ class Workers:
         being decided reads back the strategy of the first of them meanwhile,
         as if it were the key (``Reading``): stopped if it is not, a head start
         of the whole re-proof if it is (family-11-walls-a5-e3: 30 s)."""
-        from ksolve.verification import _uci
+        from ksolve.attempts import attempt_text
 
         pending = list(firsts)
         """The first attempts not yet handed out (the duals' jobs come after them)."""
@@ -467,7 +446,7 @@ class Workers:
         split.nodes = sum(nodes.values())
         order = {move: index for index, move in enumerate(firsts)}
         split.needed = dict(sorted(split.needed.items(), key=lambda item: order[item[0]]))
-        uci_order = {_uci(move): index for index, move in enumerate(firsts)}
+        uci_order = {attempt_text(move): index for index, move in enumerate(firsts)}
         split.tries.sort(key=lambda attempt: uci_order[attempt.move])  # as one process lists them
         return split
 
@@ -721,14 +700,15 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int], inh
     """Worker ``index``: answer ``load`` (build the analysis, or take the ``inherited`` one), ``keys``, ``decide``,
     ``fewest``, ``prove``, ``tree``, ``dual questions``, ``dual load`` and ``dual attempt`` requests, sharing
     the block at ``address``."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    become_worker()  # Ctrl-C is the parent's to handle; a killed parent ends the worker
     listen_to_compilation(lambda compiling: pipe.send(("compiling", compiling)))
     from ksolve.analysis import Analysis
     from ksolve.search.pns import ProofNumberSearch
-    from ksolve.search.shared import SharedBlock, Superseded
+    from ksolve.execution.shared_block import SharedBlock
+    from ksolve.search.shared import Superseded
     from ksolve.solution import strategy_tree
-    from ksolve.verification import (FirstMove, _label, _refute_first, _uci, _winning_depths, decide_first, dual_mates,
-                                     dual_questions)
+    from ksolve.attempts import attempt_label, attempt_text
+    from ksolve.verification import FirstMove, decide_first, dual_mates, dual_questions, refute_first, winning_depths
 
     block = SharedBlock.attach(*address)
 
@@ -766,9 +746,9 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int], inh
             tries: list[FirstMove] = []
             aborted = None
             try:
-                _winning_depths(prover, classes, request[1], moves, needed)
-                tries = [FirstMove(_uci(first), _label(classes[0], first),
-                                   refutation=_refute_first(prover, classes, first, moves))
+                winning_depths(prover, classes, request[1], moves, needed)
+                tries = [FirstMove(attempt_text(first), attempt_label(classes[0], first),
+                                   refutation=refute_first(prover, classes, first, moves))
                          for first in request[1] if first not in needed]
             except SearchAborted as stop:
                 aborted = str(stop)
