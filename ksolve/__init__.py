@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _API = {name: "ksolve.api" for name in (
     "InputError", "Limits", "PerftResult", "Problem", "ProblemError", "Resources", "certificate", "check",

@@ -161,6 +161,21 @@ def test_the_readme_is_short() -> None:
     assert lines <= MAX_README_LINES, f"README.md has {lines} lines; the long texts belong in docs/"
 
 
+def test_the_changelog_starts_with_this_version_and_the_cli_says_it() -> None:
+    """The newest entry of CHANGELOG.md is the version that ``ksolve --version`` prints and
+    certificates and reports carry."""
+    import re
+
+    from click.testing import CliRunner
+
+    import ksolve
+    from ksolve.cli import main
+
+    newest = re.search(r"^## (\S+) ", (ROOT / "CHANGELOG.md").read_text(encoding="utf-8"), re.MULTILINE)
+    assert newest and newest.group(1) == ksolve.__version__
+    assert CliRunner().invoke(main, ["--version"]).output.strip().endswith(ksolve.__version__)
+
+
 def test_the_readmes_links_reach_files() -> None:
     text = README.read_text(encoding="utf-8")
     targets = [target for target in re.findall(r"\]\(([^)#\s]+)\)", text) if "://" not in target]
