@@ -1,7 +1,7 @@
 """Problem files: a Kriegspiel (or Fog-of-War, or orthodox) problem in TOML,
 read and validated with errors that name the file, the field and the reason.
 
-The format is documented in ``problems/README.md``; in short::
+The format is documented in ``docs/guide/problem-format.md``; in short::
 
     title = "Rotenberg, The Problemist 1976"
     author = "J. Rotenberg"

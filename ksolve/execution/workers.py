@@ -596,9 +596,8 @@ class Workers:
         """The duals of the key's strategy: ``(duals, all checked, why not)``.
         The worker that proved the key reads its strategy back into questions,
         one a White turn (``verification.DualQuestion``), and each of their
-        attempts goes to the next idle worker (``DualJobs``: the duals were a
-        verification's one serial part, family-11-walls-a5-e3's took 108 of its
-        123 s on one worker)."""
+        attempts goes to the next idle worker (``DualJobs``), so that the duals,
+        otherwise most of a long verification's time, are shared by all workers."""
         if self.early_duals is not None and self.early_duals[0] == key:
             return self.early_duals[1]
         try:

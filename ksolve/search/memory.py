@@ -28,12 +28,9 @@ from ksolve.resources import ROW_BYTES, format_bytes, resident_bytes
 ORTHODOX_SLOT_BYTES = 8 + 8
 """One slot of the orthodox table: a position's word (hash, won, lost) and a move's (key, result)."""
 MAX_ORTHODOX_SLOTS = 1 << 20
-"""The orthodox table's size without a budget (16 MB when every page is touched).
-Eight times as many slots (152 MB) were no faster: ten long problems took
-137.4 s with 2**23 slots, 160.7 s with 2**22, 170.2 s with 2**21 and 131.6 s
-with 2**20 (the nodes vary either way, as the deeper bounds' budgets meet
-other table contents), and the thirty orthodox problems solve and verify in
-1.6 and 17.6 s against 2.0 and 19.2 s: fewer pages, fewer cache misses."""
+"""The orthodox table's size without a budget (16 MB when every page is touched): a
+larger table is no faster, as fewer pages mean fewer cache misses (the measurements:
+docs/research/memory-and-cores.md, "The orthodox table's size")."""
 MIN_ORTHODOX_SLOTS = 1 << 16
 ENTRY_BYTES = 350
 """What one table entry costs (key, value, dict slot): a result-table entry

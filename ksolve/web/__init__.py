@@ -2,7 +2,7 @@
 uvicorn) whose JSON API under ``/api`` calls the library (``import ksolve``)
 and whose pages are the static files in ``static/``.
 
-- ``app.py``: ``create_app``, the routes and the HTTP contract (README, "Workbench");
+- ``app.py``: ``create_app``, the routes and the HTTP contract (docs/web-api.md);
 - ``jobs.py``: solve / verify / report jobs, each in its own worker process, queued, streamed, cancelled;
 - ``worker.py``: what runs in those processes (and the problem check);
 - ``problems_store.py``: the ``--problems DIR`` folder (names checked, nothing read or written outside it);

@@ -1,5 +1,5 @@
-"""The workbench's ASGI app: the JSON API under ``/api`` (the README's
-"Workbench" section documents it) and the pages in ``static/``.
+"""The workbench's ASGI app: the JSON API under ``/api`` (documented in
+docs/web-api.md) and the pages in ``static/``.
 
 Every answer of the API is JSON; every error is ``{"error": "<one line>"}``
 (``errors.py``): 400 unreadable JSON, 404 no such job or problem, 413 body

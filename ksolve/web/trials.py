@@ -1,11 +1,9 @@
 """The Try-it trials (``ksolve.Trial``) kept in worker processes, out of the server's.
 
 A trial's step searches for up to ten seconds in numba kernels that hold the
-interpreter's lock while they run: in a thread of the server it stalled the
-event loop and every other request (during 1.Ke1 of Rotenberg 1976, 5 s, a
-problem check took 45 ms at the median and up to 0.3 s; 3 ms and 10 ms with
-the trial in its own process: ``benchmarks/bench_tryit.py``).
-So the trials live in ``TRIAL_PROCESSES`` spawned processes (started when a
+interpreter's lock while they run, so that in a thread of the server it would stall the
+event loop and every other request (``benchmarks/bench_tryit.py`` measures a problem
+check during a long step).  So the trials live in ``TRIAL_PROCESSES`` spawned processes (started when a
 trial first needs one, ending with the server, as the jobs' and the checks'
 workers do: ``ksolve.execution.processes``), each trial pinned to the process that
 made it.  A process answers its requests one at a time over a pipe; the
@@ -54,9 +52,8 @@ request at a time); the second starts only when a second trial is made."""
 TRIAL_NICENESS = 0
 """How much a trial's process yields the processor (Unix ``nice``): not at all, unlike the long
 jobs' (``worker.JOB_NICENESS``, 10).  Someone waits for each step, and a step's limit is in
-seconds: at nice 5, a stream of problem checks made 1.Ke1 of Rotenberg 1976 run out of its
-10 s ("not decided") in two runs of three, at nice 0 in none; the checks, in their own
-processes, no longer wait for it either way."""
+seconds: a step that yields to a stream of problem checks runs out of its time (the checks run
+in their own processes and do not wait for it either way)."""
 ANSWER_WITHIN = 120.0
 """Seconds a request may take before its process is stopped (a step searches for at most
 ``ksolve.trial.STEP_LIMITS``, 10 s; starting a trial loads its belief first)."""
