@@ -18,12 +18,12 @@ from ksolve.cli_support import (DEFAULT_TIMEOUT, EXIT_NO_SOLUTION, EXIT_SOLVED, 
                                  capped, check_writable, fail, input_errors, machine_cores, max_memory_option,
                                  progress_printer, resources, say_when_compiling, say_when_interrupted,
                                  search_limits, solve_jobs, write_output)
-from ksolve import cli_compose
+from ksolve import __version__, cli_compose
 from ksolve.cli_compose import jobs_option, scheduler_option
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="ksolve")
+@click.version_option(version=__version__, prog_name="ksolve")
 def main() -> None:
     """ksolve: a Kriegspiel problem solver and composer's tool."""
 
