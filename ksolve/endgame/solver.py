@@ -1,0 +1,184 @@
+"""One material under one rule set: the metaposition tables and the shared
+search workspace, with the questions the sweep and the certificates ask.
+
+>>> import chess
+>>> from ksolve.rules import get_rules
+>>> solver = EndgameSolver(parse_material("KQK"), get_rules("berkeley"))
+>>> placement = solver.placement((chess.A1, chess.H1))
+>>> solver.shortest(placement, 20).moves  # the queen in the corner, the king anywhere
+16
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from ksolve.endgame import core
+from ksolve.endgame.material import Material, parse_material
+from ksolve.endgame.model import NO_WIN, EndgameModel
+from ksolve.endgame.symmetry import COMPOSE, map_squares
+from ksolve.rules.base import RuleSet
+
+__all__ = ["EndgameSolver", "Placement", "Shortest", "parse_material"]
+
+DEFAULT_TABLE_BYTES = 256 << 20
+"""The transposition table's default size (about ten million entries)."""
+STEP_NODES = 200_000
+"""Nodes searched between two looks at the clock and the progress callback."""
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A canonical placement of White's men: its number and squares."""
+
+    number: int
+    squares: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Shortest:
+    """The outcome of a shortest-win search from total ignorance.
+
+    ``moves``: the fewest moves of a sure win, or None; ``refuted``: no win
+    within this many moves is proven (``moves - 1`` when ``moves`` is found);
+    ``never``: no sure win at any length (every first move loses outright in
+    some line: a capture, a draw); ``complete``: the search ended (not a limit)."""
+
+    moves: int | None
+    refuted: int
+    never: bool
+    nodes: int
+    seconds: float
+    complete: bool = True
+
+
+class SearchStopped(Exception):
+    """Raised by a ``should_stop`` callback to end the search (a time limit, Ctrl-C)."""
+
+
+class EndgameSolver:
+    """The tables of ``material`` under ``rules`` and one workspace shared by every search."""
+
+    def __init__(self, material: Material, rules: RuleSet, table_bytes: int = DEFAULT_TABLE_BYTES,
+                 progress: Callable[[int, int], None] | None = None) -> None:
+        self.material = material
+        self.rules = rules
+        self.model = EndgameModel(material, rules, progress)
+        self.tables = self.model.tables
+        self.space = self.model.space
+        self.work = core.Workspace.create(self.tables, max(1024, table_bytes // core.ENTRY_BYTES))
+        self.should_stop: Callable[[], None] | None = None
+        """Called between steps of a search; raises ``SearchStopped`` to end it."""
+
+    # --- placements -----------------------------------------------------------------
+    def placements(self) -> list[Placement]:
+        """Every placement of the material up to symmetry, in canonical order."""
+        white = self.material.white
+        offset = self.space.offset(white)
+        return [Placement(number, self.space.squares(number))
+                for number in range(offset, offset + self.space.count(white))]
+
+    def placement(self, squares: tuple[int, ...]) -> Placement:
+        """The canonical placement of White's men standing on ``squares`` (material order)."""
+        number, _ = self.space.locate(self.material.white, squares)
+        return Placement(number, self.space.squares(number))
+
+    def start_classes(self, number: int) -> list[int]:
+        """The sets of king squares White tells apart at the start (``EndgameModel.start_classes``)."""
+        return self.model.start_classes(number)
+
+    def belief_size(self, number: int) -> int:
+        """The black king's squares at the start: the size of White's initial belief."""
+        return bin(int(self.tables.full[number])).count("1")
+
+    def lower_bound(self, number: int, squares: int | None = None) -> int:
+        """The fewest moves White could need even seeing the king (``NO_WIN``: he never wins)."""
+        squares = int(self.tables.full[number]) if squares is None else squares
+        distances = self.tables.distance[number]
+        return max((int(distances[s]) for s in range(64) if squares >> s & 1), default=0)
+
+    # --- searching ---------------------------------------------------------------------
+    @property
+    def nodes(self) -> int:
+        return int(self.work.counters[core.NODES])
+
+    def wins(self, number: int, squares: int, moves: int, budget: int | None = None) -> int:
+        """``core.WIN``, ``core.LOSS`` or ``core.LOST`` (at any length): whether White
+        wins the king on ``squares`` within ``moves``, searching in steps
+        (``should_stop`` between them); ``core.UNKNOWN`` after ``budget`` nodes."""
+        spent = 0
+        while True:
+            step = STEP_NODES if budget is None else min(STEP_NODES, budget - spent)
+            if step <= 0:
+                return core.UNKNOWN
+            before = self.nodes
+            result = core.wins(self.tables, self.work, number, squares, moves, step)
+            spent += self.nodes - before
+            if result != core.UNKNOWN:
+                return result
+            if self.should_stop is not None:
+                self.should_stop()
+
+    def attempt_wins(self, number: int, squares: int, attempt: int, moves: int) -> bool:
+        """Whether trying attempt ``attempt`` (an index into the tables) first wins within ``moves``."""
+        while True:
+            result = core.attempt_wins(self.tables, self.work, number, squares, attempt, moves, STEP_NODES)
+            if result != core.UNKNOWN:
+                return result == core.WIN
+            if self.should_stop is not None:
+                self.should_stop()
+
+    def start_wins(self, number: int, moves: int) -> int:
+        """Whether White wins every start class of placement ``number`` within ``moves``."""
+        for squares in self.start_classes(number):
+            result = self.wins(number, squares, moves)
+            if result != core.WIN:
+                return result
+        return core.WIN
+
+    def shortest(self, placement: Placement, max_moves: int) -> Shortest:
+        """The fewest moves White needs from total ignorance, up to ``max_moves``
+        (iterative deepening from the full-information bound; every depth's
+        results stay in the shared table)."""
+        number = placement.number
+        started, nodes = time.perf_counter(), self.nodes
+        low = self.lower_bound(number)
+        if low >= NO_WIN:
+            return Shortest(None, max_moves, True, 0, 0.0)
+        for moves in range(max(1, low), max_moves + 1):
+            result = self.start_wins(number, moves)
+            if result == core.WIN:
+                return Shortest(moves, moves - 1, False, self.nodes - nodes, time.perf_counter() - started)
+            if result == core.LOST:
+                return Shortest(None, max_moves, True, self.nodes - nodes, time.perf_counter() - started)
+        return Shortest(None, max_moves, False, self.nodes - nodes, time.perf_counter() - started)
+
+    # --- frames ---------------------------------------------------------------------
+    def canonical(self, white: str, squares: tuple[int, ...], kings: int) -> tuple[int, int, int]:
+        """A position of White's men ``white`` on ``squares`` with the king on one of
+        ``kings``, in the tables' frame: ``(placement number, king squares, symmetry)``
+        where the symmetry carries the real board onto the tables' one."""
+        number, g = self.space.locate(white, squares)
+        mapped = map_squares(g, kings)
+        canonical, h = core.canonical(self.tables, number, mapped)
+        return number, canonical, int(COMPOSE[h, g])
+
+    def attempts(self, number: int) -> range:
+        """The placement's attempts, as indices into the tables."""
+        return range(int(self.tables.move_lo[number]), int(self.tables.move_hi[number]))
+
+    def move_code(self, attempt: int) -> int:
+        return int(self.tables.move_code[attempt])
+
+    def counters(self) -> dict[str, int]:
+        """The search's counters by name."""
+        names = ("nodes", "budget", "table_hits", "bound_cuts", "dominance_hits", "full_hits", "stores")
+        return {name: int(value) for name, value in zip(names, self.work.counters) if name != "budget"}
+
+
+def material_solver(material: str, rules: RuleSet, **options) -> EndgameSolver:
+    """``EndgameSolver`` of a material written as text (``KQK``)."""
+    return EndgameSolver(parse_material(material), rules, **options)
+
