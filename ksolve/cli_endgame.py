@@ -1,9 +1,8 @@
 """``ksolve endgame``: build, resume or show an endgame table (thin: parse,
 call ``ksolve.endgame`` / ``ksolve.read_endgame``, print).
 
->>> from click.testing import CliRunner
->>> CliRunner().invoke(endgame, ["KPK"]).output.splitlines()[-1]
-"ksolve: error: MATERIAL: material 'KPK': pawns are not supported (the tables use the board's eight symmetries, which pawns break)"
+    ksolve endgame KQK --rules berkeley -o kqk.tsv     # the table; Ctrl-C, then the same to resume
+    ksolve endgame --show kqk.tsv --report kqk.html    # its maximum and heat maps
 """
 
 from __future__ import annotations

@@ -13,15 +13,15 @@ checker (python-chess only) judges the rest.
 
 >>> import chess
 >>> from ksolve.rules import get_rules
->>> from ksolve.endgame.model import white_men
-from ksolve.endgame.solver import EndgameSolver
+>>> from ksolve.endgame.solver import EndgameSolver
 >>> from ksolve.endgame.material import parse_material
 >>> solver = EndgameSolver(parse_material("KQK"), get_rules("berkeley"))
->>> text, proof = certified_row(solver, (chess.B6, chess.H1), 3)
+>>> corner = chess.BB_A8 | chess.BB_B8 | chess.BB_A7 | chess.BB_B7
+>>> text, proof = certified_row(solver, (chess.A1, chess.H1), 8, corner)
 >>> proof["moves"], proof["positions"]
-(3, 30)
+(8, 2)
 >>> import ksolve
->>> ksolve.check(ksolve.load_problem_text(text, "kqk-berkeley-Kb6-Qh1.toml"), proof).verified
+>>> ksolve.check(ksolve.load_problem_text(text, proof["problem"]), proof).verified
 True
 """
 
@@ -43,39 +43,48 @@ from ksolve.endgame.symmetry import INVERSE, map_move
 from ksolve.rules.base import Outcome
 
 
-def problem_id(solver: EndgameSolver, squares: tuple[int, ...]) -> str:
-    """``kqk-berkeley-Ka1-Qh1``: the material, the rule set and the placement."""
+def problem_id(solver: EndgameSolver, squares: tuple[int, ...], kings: int | None = None) -> str:
+    """``kqk-berkeley-Ka1-Qh1``: the material, the rule set and the placement (and
+    ``-k`` with the king's squares when they are not all of them)."""
     men = solver.material.describe(squares).replace(" ", "-")
-    return f"{solver.material.name.lower()}-{solver.rules.name}-{men}"
+    where = "" if kings is None else "-k" + "".join(chess.square_name(s) for s in chess.scan_forward(kings))
+    return f"{solver.material.name.lower()}-{solver.rules.name}-{men}{where}"
 
 
-def problem_text(solver: EndgameSolver, squares: tuple[int, ...], moves: int) -> str:
+def problem_text(solver: EndgameSolver, squares: tuple[int, ...], moves: int, kings: int | None = None) -> str:
     """The problem file of a table row: White's men on ``squares``, the black king on
-    any legal square, White to win within ``moves``."""
+    any legal square (or on one of ``kings``), White to win within ``moves``."""
     material, rules = solver.material, solver.rules
     mark = "xk" if rules.goal == "king-capture" else "#"
     words = "captures the king" if rules.goal == "king-capture" else "mates"
-    return (f'id = "{problem_id(solver, squares)}"\n'
-            f'title = "{material.name}, {material.describe(squares)}, the black king anywhere: White {words} '
+    where = '"any"' if kings is None else "[" + ", ".join(f'"{chess.square_name(s)}"'
+                                                          for s in chess.scan_forward(kings)) + "]"
+    anywhere = "anywhere" if kings is None else "restricted"
+    return (f'id = "{problem_id(solver, squares, kings)}"\n'
+            f'title = "{material.name}, {material.describe(squares)}, the black king {anywhere}: White {words} '
             f'in {moves}"\n'
             f'stipulation = "{mark}{moves}"\n'
             f'rules = "{rules.name}"\n'
             f'notes = "A row of the {material.name} table under {rules.name} (ksolve endgame): the shortest '
             f'sure win from total ignorance."\n\n'
             f'[position]\nfen = "{material.fen(squares)}"\n'
-            f'hidden = [{{piece = "k", squares = "any"}}]\n')
+            f'hidden = [{{piece = "k", squares = {where}}}]\n')
 
 
-def certified_row(solver: EndgameSolver, squares: tuple[int, ...], moves: int) -> tuple[str, dict[str, Any]]:
+def certified_row(solver: EndgameSolver, squares: tuple[int, ...], moves: int, kings: int | None = None
+                  ) -> tuple[str, dict[str, Any]]:
     """The problem file's text and the certificate of "White wins within ``moves``"
-    from the placement ``squares`` (raises ``ValueError`` if the tables do not prove it)."""
-    text = problem_text(solver, squares, moves)
-    start = BeliefState.from_hidden(solver.material.fen(squares), ["k:any"], solver.rules.fog)
+    from the placement ``squares``, the king on any legal square (or on one of
+    ``kings``); raises ``ValueError`` if the tables do not prove it."""
+    text = problem_text(solver, squares, moves, kings)
+    hidden = "k:any" if kings is None else "k:" + ",".join(chess.square_name(s) for s in chess.scan_forward(kings))
+    start = BeliefState.from_hidden(solver.material.fen(squares), [hidden], solver.rules.fog)
     writer = _StrategyWriter(solver)
     initial = [[observation(solver.rules, key), writer.white(part, moves)]
                for key, part in start.turn_info(solver.rules)]
-    proof = {"format": FORMAT, "version": VERSION, "problem": f"{problem_id(solver, squares)}.toml",
-             "problem_id": problem_id(solver, squares), "problem_sha256": problem_digest(text),
+    name = problem_id(solver, squares, kings)
+    proof = {"format": FORMAT, "version": VERSION, "problem": f"{name}.toml",
+             "problem_id": name, "problem_sha256": problem_digest(text),
              "rules": solver.rules.name, "goal": solver.rules.goal, "moves": moves, "positions": len(start),
              "initial": initial}
     return text, proof

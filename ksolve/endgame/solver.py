@@ -131,27 +131,47 @@ class EndgameSolver:
                 self.should_stop()
 
     def start_wins(self, number: int, moves: int) -> int:
-        """Whether White wins every start class of placement ``number`` within ``moves``."""
-        for squares in self.start_classes(number):
-            result = self.wins(number, squares, moves)
-            if result != core.WIN:
-                return result
-        return core.WIN
+        """Whether White wins every start class of placement ``number`` within ``moves``
+        (``core.LOST`` if one is lost at any length, else ``core.LOSS`` if one is lost)."""
+        results = [self.wins(number, squares, moves) for squares in self.start_classes(number)]
+        if all(result == core.WIN for result in results):
+            return core.WIN
+        return core.LOST if core.LOST in results else core.LOSS
 
     def shortest(self, placement: Placement, max_moves: int) -> Shortest:
         """The fewest moves White needs from total ignorance, up to ``max_moves``
         (iterative deepening from the full-information bound; every depth's
         results stay in the shared table)."""
-        number = placement.number
+        return self._shortest(placement.number, int(self.tables.full[placement.number]), max_moves)
+
+    def shortest_from(self, squares: tuple[int, ...], kings: int, max_moves: int,
+                      white: str | None = None) -> Shortest:
+        """The fewest moves White needs with his men (``white``, default the
+        material's) on ``squares`` and the black king on one of ``kings`` (a
+        bitboard; squares where the king cannot legally stand are left out),
+        up to ``max_moves``: the same search on any set of squares.
+
+        >>> import chess
+        >>> from ksolve.rules import get_rules
+        >>> solver = EndgameSolver(parse_material("KQK"), get_rules("berkeley"))
+        >>> corner = chess.BB_A8 | chess.BB_B8 | chess.BB_A7 | chess.BB_B7
+        >>> solver.shortest_from((chess.A1, chess.H1), corner, 20).moves  # benchmarks/deep/kq-k-2x2.toml
+        8
+        """
+        number, canonical, _ = self.canonical(white or self.material.white, squares, kings)
+        return self._shortest(number, canonical & int(self.tables.full[number]), max_moves)
+
+    def _shortest(self, number: int, kings: int, max_moves: int) -> Shortest:
         started, nodes = time.perf_counter(), self.nodes
-        low = self.lower_bound(number)
+        low = self.lower_bound(number, kings)
         if low >= NO_WIN:
             return Shortest(None, max_moves, True, 0, 0.0)
+        classes = [kings & part for part in self.start_classes(number) if kings & part]
         for moves in range(max(1, low), max_moves + 1):
-            result = self.start_wins(number, moves)
-            if result == core.WIN:
+            results = [self.wins(number, part, moves) for part in classes]
+            if all(result == core.WIN for result in results):
                 return Shortest(moves, moves - 1, False, self.nodes - nodes, time.perf_counter() - started)
-            if result == core.LOST:
+            if core.LOST in results:
                 return Shortest(None, max_moves, True, self.nodes - nodes, time.perf_counter() - started)
         return Shortest(None, max_moves, False, self.nodes - nodes, time.perf_counter() - started)
 
