@@ -14,13 +14,19 @@ set (mate; king capture in Fog of War).
 
 ``build_table`` and ``read_endgame_table`` are what ``ksolve.endgame`` and
 ``ksolve endgame`` call; ``certify_rows`` writes and checks certificates.
+
+The API's function ``ksolve.endgame(...)`` and this package share their name:
+once the package is imported Python makes ``ksolve.endgame`` the package, so
+the package itself is callable and calling it is calling the API's function.
 """
 
 from __future__ import annotations
 
+import sys
+import types
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from ksolve.endgame.table import EndgameRow, EndgameTable, read_table
 from ksolve.errors import InputError
@@ -114,3 +120,15 @@ def certify_rows(table: EndgameTable, rows: list[EndgameRow], folder: str | Path
         if progress is not None:
             progress(done)
     return out
+
+
+class _CallablePackage(types.ModuleType):
+    """This package, callable as ``ksolve.api.endgame`` (see the module docstring)."""
+
+    def __call__(self, *args: Any, **options: Any) -> EndgameTable:
+        from ksolve.api import endgame
+
+        return endgame(*args, **options)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

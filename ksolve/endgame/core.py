@@ -298,10 +298,7 @@ def _children(t, w, square_map, c, s, j, n, kc, ks, kn, acc):
         for k in range(keys):
             if acc[k] == 0:
                 continue
-            kind2 = t.key_kind[lo + k]
-            if kind2 == WON:
-                continue
-            if kind2 == ENDED:
+            if t.key_kind[lo + k] == ENDED:
                 return -1
             c3 = t.key_next[lo + k]
             s3, _ = _canonical(t, square_map, c3, _map(square_map, t.key_sym[lo + k], acc[k]))

@@ -89,16 +89,19 @@ def parse_material(text: str) -> Material:
     """The material written ``text`` (case does not matter); ``MaterialError`` saying
     what is wrong otherwise."""
     name = text.strip().upper()
-    if len(name) < 3 or not name.startswith("K") or not name.endswith("K"):
+    second = name.find("K", 1)
+    if not name.startswith("K") or second < 0:
         raise MaterialError(f"material {text!r}: write White's men then Black's, each side's king first, "
                             "e.g. KQK or KBNK")
-    white = name[:-1]
+    white, black = name[:second], name[second:]
+    if black != "K":
+        raise MaterialError(f"material {text!r}: Black must have the king alone (the tables are of a lone king)")
     if "P" in white:
         raise MaterialError(f"material {text!r}: pawns are not supported (the tables use the board's eight "
                             "symmetries, which pawns break)")
-    if white.count("K") != 1 or white[1:].strip("QRBN"):
-        raise MaterialError(f"material {text!r}: Black has the king alone and White the king and queens, "
-                            "rooks, bishops or knights (e.g. KQK, KRRK, KBNK)")
+    if white[1:].strip("QRBN"):
+        raise MaterialError(f"material {text!r}: White has the king and queens, rooks, bishops or knights "
+                            "(e.g. KQK, KRRK, KBNK)")
     if len(white) - 1 > MAX_PIECES:
         raise MaterialError(f"material {text!r}: at most {MAX_PIECES} White men besides the king")
     if len(white) == 1:

@@ -96,7 +96,8 @@ class Tables(NamedTuple):
     key_kind: np.ndarray
     key_next: np.ndarray
     key_sym: np.ndarray
-    """k -> what the reply means, the placement after it and the symmetry carrying it there."""
+    """k -> what the reply means (``GOES_ON`` or ``ENDED``: a reply never wins for White),
+    the placement after it and the symmetry carrying it there."""
     distance: np.ndarray
     """(c, s) -> White's fewest moves to win with full information (``NO_WIN``: never), uint8."""
     move_distance: np.ndarray
@@ -244,8 +245,9 @@ class _Builder:
         key_labels, key_firsts = label_rows(np.ascontiguousarray(replied.keys))
         self.key_lo[number] = len(self.keys)
         for first in key_firsts.tolist():
-            outcome = rules.outcome(replied.keys[first])
-            kind = _KIND.get(outcome, ENDED)
+            # a reply that ends the game (a capture leaving too little, Black taking
+            # White's king in Fog of War) is never White's win
+            kind = GOES_ON if rules.outcome(replied.keys[first]) is Outcome.GOES_ON else ENDED
             next_number, next_sym = -1, 0
             if kind == GOES_ON:
                 white, _ = white_men(replied.children[first])
@@ -376,8 +378,6 @@ def _move_value(t, square_map, distance, j, s):
         k = t.reply_key[e]
         if t.key_kind[k] == ENDED:
             return NO_WIN
-        if t.key_kind[k] == WON:
-            continue
         c3 = t.key_next[k]
         g = t.key_sym[k]
         rest = t.reply_target[e]

@@ -72,6 +72,15 @@ class EndgameSolver:
         self.should_stop: Callable[[], None] | None = None
         """Called between steps of a search; raises ``SearchStopped`` to end it."""
 
+    def fresh(self, table_bytes: int = DEFAULT_TABLE_BYTES) -> "EndgameSolver":
+        """A solver of the same tables (shared: they are only read) with an empty
+        workspace: what it finds owes nothing to what this one searched."""
+        twin = object.__new__(EndgameSolver)
+        twin.__dict__.update(self.__dict__)
+        twin.work = core.Workspace.create(self.tables, max(1024, table_bytes // core.ENTRY_BYTES))
+        twin.should_stop = None
+        return twin
+
     # --- placements -----------------------------------------------------------------
     def placements(self) -> list[Placement]:
         """Every placement of the material up to symmetry, in canonical order."""
