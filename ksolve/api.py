@@ -138,13 +138,15 @@ def check(problem: Problem | str | Path, certificate: dict[str, Any] | str | Pat
 
 # --- endgame tables ---------------------------------------------------------------------
 def endgame(material: str, *, rules: str = "berkeley", output: str | Path | None = None, max_moves: int = 50,
-            jobs: int | None = None, scheduler: str | None = None, seconds: float | None = None,
+            start: str = "anywhere", jobs: int | None = None, scheduler: str | None = None, seconds: float | None = None,
             memory: int | None = None, progress: Callable[..., None] | None = None) -> "EndgameTable":
     """The endgame table of ``material`` (``"KQK"``, ``"KRK"``, ``"KBBK"`` ...): per
     placement of White's men up to symmetry, the black king on any legal square,
     the shortest sure win under ``rules`` up to ``max_moves`` (``docs/guide/endgame-tables.md``).
 
     ``output``: the table file, appended to as rows are decided and resumed from;
+    ``start``: ``"general"`` starts the king in general position (not next to a White
+    man no other guards) instead of anywhere;
     ``jobs``/``scheduler``: the waves on a Dask cluster; ``seconds``: stop after
     this long (the rows so far kept); ``memory``: bytes for each process's table;
     ``progress``: called with a ``SweepProgress`` as each task ends.
@@ -155,7 +157,8 @@ def endgame(material: str, *, rules: str = "berkeley", output: str | Path | None
     """
     from ksolve.endgame import build_table
 
-    return build_table(material, rules, output=output, max_moves=max_moves, jobs=jobs, scheduler=scheduler,
+    return build_table(material, rules, output=output, max_moves=max_moves, start=start, jobs=jobs,
+                       scheduler=scheduler,
                        seconds=seconds, memory=memory, progress=progress)
 
 

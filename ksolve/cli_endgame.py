@@ -22,6 +22,9 @@ from ksolve.cli_support import (check_writable, fail, input_errors, max_memory_o
               help="The table file (tab-separated), appended to as rows are decided; run again to resume.")
 @click.option("--max-moves", type=click.IntRange(1, 120), default=50, show_default=True,
               help="The longest win looked for (rows beyond it: 'none within N').")
+@click.option("--start", type=click.Choice(["anywhere", "general"]), default="anywhere", show_default=True,
+              help="Where the black king may start: any legal square, or in general position "
+                   "(not next to a White man no other guards: no man lost at once).")
 @click.option("--timeout", type=click.FloatRange(min=0), default=0, show_default=True,
               help="Stop after S seconds, keeping the rows decided (0: no limit).")
 @jobs_option
@@ -36,7 +39,7 @@ from ksolve.cli_support import (check_writable, fail, input_errors, max_memory_o
 @click.option("--certify", "certify_folder", type=click.Path(file_okay=False),
               help="Write the problem file and certificate of every placement reaching the maximum "
                    "into this folder, and check each with the independent checker.")
-def endgame(material: str | None, rules_name: str, output: str | None, max_moves: int, timeout: float,
+def endgame(material: str | None, rules_name: str, output: str | None, max_moves: int, start: str, timeout: float,
             jobs: int | None, scheduler: str | None, show_file: str | None, report_file: str | None,
             svg_folder: str | None, certify_folder: str | None) -> None:
     """Kriegspiel endgame tables from total ignorance: for every placement of
@@ -59,14 +62,14 @@ def endgame(material: str | None, rules_name: str, output: str | None, max_moves
         with input_errors():
             table = ksolve.read_endgame(show_file)
     else:
-        table = _compute(material, rules_name, output, max_moves, timeout, jobs, scheduler,
+        table = _compute(material, rules_name, output, max_moves, start, timeout, jobs, scheduler,
                          click.get_current_context().meta.get(_MAX_MEMORY))
     _print(table)
     _write_pictures(table, report_file, svg_folder, certify_folder)
 
 
-def _compute(material: str, rules: str, output: str | None, max_moves: int, timeout: float, jobs: int | None,
-             scheduler: str | None, memory: int | None):
+def _compute(material: str, rules: str, output: str | None, max_moves: int, start: str, timeout: float,
+             jobs: int | None, scheduler: str | None, memory: int | None):
     import ksolve
 
     say_when_compiling()
@@ -91,7 +94,7 @@ def _compute(material: str, rules: str, output: str | None, max_moves: int, time
 
     say_when_interrupted(established)
     with input_errors():
-        table = ksolve.endgame(material, rules=rules, output=output, max_moves=max_moves, jobs=jobs,
+        table = ksolve.endgame(material, rules=rules, output=output, max_moves=max_moves, start=start, jobs=jobs,
                                scheduler=scheduler, seconds=timeout or None, memory=memory, progress=progress)
     if not table.complete:
         click.echo(f"ksolve: stopped after {timeout:g} s: {len(table.rows):,} of {table.placements:,} placements "

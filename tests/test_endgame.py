@@ -376,10 +376,28 @@ def test_bad_input_is_one_error_line(args: list[str], words: str) -> None:
 def test_a_table_of_another_material_is_not_resumed(tmp_path) -> None:
     out = _write(tmp_path / "kqk.tsv", "")
     result = CliRunner().invoke(main, ["endgame", "KRK", "-o", str(out)])
-    assert result.exit_code == 2 and "a table of KQK under berkeley, not KRK under berkeley" in result.output
+    assert result.exit_code == 2 and "a table of KQK under berkeley, not of KRK under berkeley" in result.output
 
 
 def test_the_api_reads_what_the_command_wrote(tmp_path) -> None:
     out = tmp_path / "t.tsv"
     table = ksolve.endgame("KQK", output=out, max_moves=12)
     assert ksolve.read_endgame(out).rows == table.rows and table.maximum is None
+
+
+def test_general_position_leaves_out_the_squares_next_to_an_unguarded_man() -> None:
+    """Ka1 Rh8: the king may not start on g7 in general position (next to the rook no
+    White man guards); Kb1 Rb2: the rook is guarded, every legal square stays."""
+    tables = solver("KRK", "berkeley")
+    far = tables.placement((chess.A1, chess.H8)).number
+    assert tables.start_squares(far, "anywhere") & ~tables.start_squares(far, "general") == region("g7")
+    near = tables.placement((chess.B1, chess.B2)).number
+    assert tables.start_squares(near, "general") == tables.start_squares(near, "anywhere")
+    table = sweep(SweepSpec("KRK", "berkeley", max_moves=40, start="general"), placements_limit=12)
+    assert table.start == "general" and "general position" in table.describe()
+    general = {row.placement: row.result for row in table.rows}
+    anywhere = {row.placement: row.result for row in sweep(SweepSpec("KRK", "berkeley", max_moves=40),
+                                                           placements_limit=12).rows}
+    for name, result in general.items():  # fewer squares: never a longer win
+        if anywhere[name].isdigit():
+            assert result.isdigit() and int(result) <= int(anywhere[name])

@@ -38,13 +38,13 @@ MAX_MOVES = 120
 
 
 def build_table(material: str, rules: str = "berkeley", *, output: str | Path | None = None,
-                max_moves: int = 50, jobs: int | None = None, scheduler: str | None = None,
-                seconds: float | None = None, memory: int | None = None,
+                max_moves: int = 50, start: str = "anywhere", jobs: int | None = None,
+                scheduler: str | None = None, seconds: float | None = None, memory: int | None = None,
                 progress: "Callable | None" = None) -> EndgameTable:
     """The table of ``material`` under ``rules`` (see ``ksolve.endgame.sweep.sweep``);
     bad input raises ``InputError`` naming it, before any long work."""
     from ksolve.endgame.material import MaterialError, parse_material
-    from ksolve.endgame.solver import DEFAULT_TABLE_BYTES
+    from ksolve.endgame.solver import DEFAULT_TABLE_BYTES, STARTS
     from ksolve.endgame.sweep import SweepSpec, sweep
     from ksolve.rules import UnknownRules, get_rules
 
@@ -60,13 +60,19 @@ def build_table(material: str, rules: str = "berkeley", *, output: str | Path | 
         raise InputError(f"--rules: {rules} has probes; the tables take rule sets without them")
     if not 1 <= max_moves <= MAX_MOVES:
         raise InputError(f"--max-moves: {max_moves} is not in 1 to {MAX_MOVES}")
-    if output is not None and Path(output).exists():
+    if 2 * max_moves > rule_set.move_limit:
+        # the tables leave the move clock out: a win is sure only if it comes before the draw
+        raise InputError(f"--max-moves: {rules} draws after {rule_set.move_limit // 2} moves without a capture "
+                         f"or pawn move; at most {rule_set.move_limit // 2}")
+    if start not in STARTS:
+        raise InputError(f"--start: {start!r} is not one of {', '.join(STARTS)}")
+    if output is not None and Path(output).exists() and Path(output).stat().st_size:
         previous = read_table(output)
-        if (previous.material, previous.rules) != (parsed.name, rule_set.name):
-            raise InputError(f"{output}: a table of {previous.material} under {previous.rules}, "
-                             f"not {parsed.name} under {rule_set.name}")
+        wanted = EndgameTable(parsed.name, rule_set.name, max_moves, start=start)
+        if (previous.material, previous.rules, previous.start) != (wanted.material, wanted.rules, wanted.start):
+            raise InputError(f"{output}: a table of {previous.describe()}, not of {wanted.describe()}")
     table_bytes = DEFAULT_TABLE_BYTES if memory is None else max(1 << 20, memory // 2)
-    spec = SweepSpec(parsed.name, rule_set.name, max_moves, table_bytes)
+    spec = SweepSpec(parsed.name, rule_set.name, max_moves, table_bytes, start)
     return sweep(spec, output, jobs=jobs, scheduler=scheduler, seconds=seconds, progress=progress)
 
 
@@ -98,14 +104,17 @@ def certify_rows(table: EndgameTable, rows: list[EndgameRow], folder: str | Path
     from ksolve.endgame.sweep import SweepSpec, solver_for
 
     solver = solver_for(SweepSpec(table.material, table.rules))
+    anywhere = table.start == "anywhere"
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for row in rows:
         if row.moves is None:
             continue
-        text, proof = certified_row(solver, row.squares, row.moves)
-        name = problem_id(solver, row.squares)
+        number = solver.placement(row.squares).number
+        kings = None if anywhere else solver.start_squares(number, table.start)
+        text, proof = certified_row(solver, row.squares, row.moves, kings)
+        name = problem_id(solver, row.squares, kings)
         problem_path, certificate_path = folder / f"{name}.toml", folder / f"{name}.cert.json"
         problem_path.write_text(text, encoding="utf-8")
         certificate_path.write_text(json.dumps(proof, separators=(",", ":")), encoding="utf-8")

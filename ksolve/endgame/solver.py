@@ -23,6 +23,9 @@ from ksolve.rules.base import RuleSet
 
 __all__ = ["EndgameSolver", "Placement", "Shortest", "parse_material"]
 
+ANYWHERE, GENERAL = "anywhere", "general"
+"""Where the black king may start: on any legal square, or in general position."""
+STARTS = (ANYWHERE, GENERAL)
 DEFAULT_TABLE_BYTES = 256 << 20
 """The transposition table's default size (about ten million entries)."""
 STEP_NODES = 200_000
@@ -94,13 +97,26 @@ class EndgameSolver:
         number, _ = self.space.locate(self.material.white, squares)
         return Placement(number, self.space.squares(number))
 
-    def start_classes(self, number: int) -> list[int]:
-        """The sets of king squares White tells apart at the start (``EndgameModel.start_classes``)."""
-        return self.model.start_classes(number)
+    def start_classes(self, number: int, start: str = ANYWHERE) -> list[int]:
+        """The sets of king squares White tells apart at the start (``EndgameModel.start_classes``),
+        within the start's squares (``start_squares``)."""
+        squares = self.start_squares(number, start)
+        return [part & squares for part in self.model.start_classes(number) if part & squares]
 
-    def belief_size(self, number: int) -> int:
-        """The black king's squares at the start: the size of White's initial belief."""
-        return bin(int(self.tables.full[number])).count("1")
+    def start_squares(self, number: int, start: str = ANYWHERE) -> int:
+        """The black king's squares at the start: ``anywhere`` (every legal square), or
+        in ``general`` position (Ferguson): not next to a White man no other guards,
+        so that the king cannot take a man at once."""
+        full = int(self.tables.full[number])
+        if start == ANYWHERE:
+            return full
+        if start != GENERAL:
+            raise ValueError(f"unknown start {start!r}; valid: {ANYWHERE}, {GENERAL}")
+        return full & ~unguarded_neighbours(self.space.material_of(number).white, self.space.squares(number))
+
+    def belief_size(self, number: int, start: str = ANYWHERE) -> int:
+        """The size of White's initial belief: the black king's squares at the start."""
+        return bin(self.start_squares(number, start)).count("1")
 
     def lower_bound(self, number: int, squares: int | None = None) -> int:
         """The fewest moves White could need even seeing the king (``NO_WIN``: he never wins)."""
@@ -139,10 +155,10 @@ class EndgameSolver:
             if self.should_stop is not None:
                 self.should_stop()
 
-    def start_wins(self, number: int, moves: int) -> int:
+    def start_wins(self, number: int, moves: int, start: str = ANYWHERE) -> int:
         """Whether White wins every start class of placement ``number`` within ``moves``
         (``core.LOST`` if one is lost at any length, else ``core.LOSS`` if one is lost)."""
-        results = [self.wins(number, squares, moves) for squares in self.start_classes(number)]
+        results = [self.wins(number, squares, moves) for squares in self.start_classes(number, start)]
         if all(result == core.WIN for result in results):
             return core.WIN
         return core.LOST if core.LOST in results else core.LOSS
@@ -205,6 +221,29 @@ class EndgameSolver:
         """The search's counters by name."""
         names = ("nodes", "budget", "table_hits", "bound_cuts", "dominance_hits", "full_hits", "stores")
         return {name: int(value) for name, value in zip(names, self.work.counters) if name != "budget"}
+
+
+def unguarded_neighbours(white: str, squares: tuple[int, ...]) -> int:
+    """The squares next to a White man (not the king) that no other White man guards:
+    where the black king could take it at once.
+
+    >>> import chess
+    >>> chess.SquareSet(unguarded_neighbours("KR", (chess.A1, chess.H8))) == chess.SquareSet(
+    ...     chess.BB_KING_ATTACKS[chess.H8])
+    True
+    >>> unguarded_neighbours("KR", (chess.A1, chess.B2))
+    0
+    """
+    import chess
+
+    board = chess.Board(None)
+    for letter, square in zip(white, squares):
+        board.set_piece_at(square, chess.Piece.from_symbol(letter))
+    out = 0
+    for letter, square in zip(white[1:], squares[1:]):
+        if not board.is_attacked_by(chess.WHITE, square):
+            out |= chess.BB_KING_ATTACKS[square]
+    return out
 
 
 def material_solver(material: str, rules: RuleSet, **options) -> EndgameSolver:

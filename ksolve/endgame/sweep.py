@@ -40,7 +40,7 @@ from ksolve.endgame import core
 from ksolve.endgame.material import parse_material
 from ksolve.endgame.model import NO_WIN
 from ksolve.endgame.running import TaskResult, run_wave, sweep_cluster
-from ksolve.endgame.solver import DEFAULT_TABLE_BYTES, EndgameSolver, SearchStopped
+from ksolve.endgame.solver import ANYWHERE, DEFAULT_TABLE_BYTES, EndgameSolver, SearchStopped
 from ksolve.endgame.table import EndgameRow, EndgameTable, TableWriter, read_table
 
 TASKS_PER_WAVE = 64
@@ -58,6 +58,8 @@ class SweepSpec:
     max_moves: int = 50
     table_bytes: int = DEFAULT_TABLE_BYTES
     """The transposition table's size in each process."""
+    start: str = ANYWHERE
+    """Where the black king may start (``solver.STARTS``)."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ class WaveJob:
 
     @property
     def key(self) -> str:
-        text = json.dumps([self.spec.material, self.spec.rules, self.moves, list(self.placements)])
+        text = json.dumps([self.spec.material, self.spec.rules, self.spec.start, self.moves, list(self.placements)])
         return f"endgame-{self.spec.material}-{self.spec.rules}-d{self.moves}-" + \
             hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -137,7 +139,7 @@ def wave_task(job: WaveJob) -> dict:
     rows = []
     for number in job.placements:
         started, nodes = time.perf_counter(), solver.nodes
-        result = solver.start_wins(number, job.moves)
+        result = solver.start_wins(number, job.moves, job.spec.start)
         rows.append([number, result, solver.nodes - nodes, round(time.perf_counter() - started, 4)])
         stop()
     return {"rows": rows}
@@ -173,12 +175,12 @@ def sweep(spec: SweepSpec, output: str | Path | None = None, *, jobs: int | None
     for row in table.rows:
         if row.moves is not None and not replaying:
             won[solver.placement(row.squares).number - offset] = min(row.moves, 255)
-    bounds = {number: solver.lower_bound(number) for number in opened}
+    bounds = {number: solver.lower_bound(number, solver.start_squares(number, spec.start)) for number in opened}
 
     def decide(number: int, moves: int | None, never: bool, refuted: int) -> None:
         state = opened.pop(number)
         if names[number] not in written:
-            writer.append(EndgameRow(names[number], solver.belief_size(number), moves, refuted, never,
+            writer.append(EndgameRow(names[number], solver.belief_size(number, spec.start), moves, refuted, never,
                                      state.nodes, round(state.seconds, 3)))
             written.add(names[number])
 
@@ -237,15 +239,15 @@ def sweep(spec: SweepSpec, output: str | Path | None = None, *, jobs: int | None
 def _resumed_table(spec: SweepSpec, output: str | Path | None, placements: int) -> EndgameTable:
     """The table so far: the decided rows of ``output`` (rows "none within N" are
     searched again, perhaps deeper: the file is written again without them)."""
-    table = EndgameTable(spec.material, spec.rules, spec.max_moves, placements=placements)
+    table = EndgameTable(spec.material, spec.rules, spec.max_moves, placements=placements, start=spec.start)
     if output is None or not Path(output).exists() or Path(output).stat().st_size == 0:
         return table
     previous = read_table(output)
-    if (previous.material, previous.rules) != (spec.material, spec.rules):
+    if (previous.material, previous.rules, previous.start) != (spec.material, spec.rules, spec.start):
         from ksolve.errors import InputError
 
-        raise InputError(f"{output}: a table of {previous.material} under {previous.rules}, "
-                         f"not {spec.material} under {spec.rules}")
+        raise InputError(f"{output}: a table of {previous.describe()}, not of "
+                         f"{EndgameTable(spec.material, spec.rules, 0, start=spec.start).describe()}")
     table.rows = [row for row in previous.rows if row.moves is not None or row.never]
     if len(table.rows) != len(previous.rows) or previous.max_moves != spec.max_moves:
         Path(output).write_text(table.header() + "".join(row.line() + "\n" for row in table.rows),

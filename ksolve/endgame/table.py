@@ -2,8 +2,9 @@
 written as a tab-separated file that a sweep appends to as rows are decided
 and that ``read_table`` reads back.
 
-The file starts with ``#`` lines naming the material, the rule set and the
-longest win searched, then a header and the rows::
+The file starts with ``#`` lines naming the material, the rule set, the
+longest win searched (and ``# start general`` when the king starts in general
+position), then a header and the rows::
 
     # ksolve endgame table
     # material	KQK
@@ -80,6 +81,14 @@ class EndgameTable:
     rows: list[EndgameRow] = field(default_factory=list)
     placements: int = 0
     """Placements the material has up to symmetry (0: unknown)."""
+    start: str = "anywhere"
+    """Where the black king may start: ``anywhere`` (any legal square) or ``general``
+    (not next to a White man no other guards)."""
+
+    def describe(self) -> str:
+        """``KQK under berkeley`` (with ``, the king in general position`` when so)."""
+        return f"{self.material} under {self.rules}" + (", the king in general position"
+                                                         if self.start == "general" else "")
 
     @property
     def complete(self) -> bool:
@@ -107,8 +116,9 @@ class EndgameTable:
         return out
 
     def header(self) -> str:
+        start = f"# start\t{self.start}\n" if self.start != "anywhere" else ""
         return (f"{MAGIC}\n# material\t{self.material}\n# rules\t{self.rules}\n# max-moves\t{self.max_moves}\n"
-                + "\t".join(COLUMNS) + "\n")
+                + start + "\t".join(COLUMNS) + "\n")
 
 
 def read_table(path: str | Path) -> EndgameTable:
@@ -137,7 +147,10 @@ def read_table(path: str | Path) -> EndgameTable:
         max_moves = int(meta["max-moves"])
     except ValueError:
         raise InputError(f"{path}: line '# max-moves': not a number: {meta['max-moves']!r}") from None
-    table = EndgameTable(meta["material"], meta["rules"], max_moves)
+    start = meta.get("start", "anywhere")
+    if start not in ("anywhere", "general"):
+        raise InputError(f"{path}: line '# start': {start!r} is neither 'anywhere' nor 'general'")
+    table = EndgameTable(meta["material"], meta["rules"], max_moves, start=start)
     body = lines[number - 1:]
     if not body or body[0].split("\t") != list(COLUMNS):
         raise InputError(f"{path}: line {number}: the column header must be {' '.join(COLUMNS)}")

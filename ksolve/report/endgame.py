@@ -176,7 +176,7 @@ def heat_map_svg(heat: HeatMap, mean: bool = False, cell: int = 40) -> str:
 
 def summary_text(table: EndgameTable) -> str:
     """The table in a few lines: placements, results, the maximum and where it is reached."""
-    lines = [f"{table.material} under {table.rules}: {len(table.rows)} placements tabled"
+    lines = [f"{table.describe()}: {len(table.rows)} placements tabled"
              + (f" of {table.placements}" if table.placements else "")
              + ("" if table.complete or not table.placements else " (incomplete)")]
     counts = table.counts()
@@ -203,15 +203,16 @@ def report_html(table: EndgameTable, certificates: dict[str, str] | None = None)
     boards = "".join(f'<figure>{heat_map_svg(heat, mean)}<figcaption>{"mean" if mean else "worst"} shortest win '
                      f'by {html.escape(heat.title)}</figcaption></figure>' for mean in (False, True) for heat in maps)
     summary = html.escape(summary_text(table))
+    where = " not next to a White man no other guards" if table.start == "general" else ""
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<title>{html.escape(table.material)} under {html.escape(table.rules)}: ksolve endgame table</title>
+<title>{html.escape(table.describe())}: ksolve endgame table</title>
 <style>body{{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}}
 figure{{display:inline-block;margin:0 1em 1em 0}}figcaption{{text-align:center}}
 table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 8px}}pre{{white-space:pre-wrap}}</style>
 </head><body>
-<h1>{html.escape(table.material)} under {html.escape(table.rules)}</h1>
-<p>The shortest sure win from total ignorance (the black king on any legal square, White to move),
+<h1>{html.escape(table.describe())}</h1>
+<p>The shortest sure win from total ignorance (the black king on any legal square{where}, White to move),
 per placement of White's men; heat maps show, per square of one man, the worst shortest win over
 the placements with that man there (red: none of them has a sure win).</p>
 <pre>{summary}</pre>
