@@ -111,6 +111,16 @@ def _fixed_points() -> int:
     return total
 
 
+@pytest.mark.parametrize("material,longest", [("KQK", 10), ("KRK", 16)])
+def test_full_information_distances_reach_the_orthodox_tablebase_maxima(material: str, longest: int) -> None:
+    """The tables' bound (White sees the king) is orthodox distance to mate: its longest,
+    White to move, is the published tablebase maximum (KQK 10, KRK 16)."""
+    tables = solver(material, "berkeley")
+    start, count = tables.space.offset(material[:-1]), tables.space.count(material[:-1])
+    distances = tables.tables.distance[start:start + count]
+    assert int(distances[distances < 255].max()) == longest
+
+
 # --- the search against today's solver, the brute force and itself -------------------
 @pytest.mark.parametrize("name,moves", [("kq-k-2x2", 8), ("kq-k-3x3", 9), ("kq-k-4x4", 11)])
 def test_corner_members_agree_with_todays_single_problem_solves(name: str, moves: int) -> None:
