@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from ksolve.board.bitops import lsb, popcount
-from ksolve.endgame.model import ENDED, GOES_ON, NO_WIN, WON, Tables
+from ksolve.endgame.model import ENDED, NO_WIN, WON, Tables
 from ksolve.endgame.symmetry import SQUARE_MAP
 
 WIN, LOSS, UNKNOWN, LOST = 1, 0, -1, 2

@@ -37,7 +37,7 @@ one of its squares (``full_information_distances``).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 import chess
@@ -335,19 +335,6 @@ def _label_masks(labels, squares, count):
     for i in range(labels.shape[0]):
         masks[labels[i]] |= np.uint64(1) << np.uint64(squares[i])
     return masks
-
-
-@njit(cache=True)
-def map_mask(square_map, g, mask):
-    """The image of a square set under symmetry ``g`` (``symmetry.SQUARE_MAP`` rows)."""
-    if g == 0:
-        return mask
-    out = np.uint64(0)
-    rest = mask
-    while rest:
-        out |= np.uint64(1) << np.uint64(square_map[g, lsb(rest)])
-        rest &= rest - np.uint64(1)
-    return out
 
 
 def full_information_distances(tables: Tables) -> tuple[np.ndarray, np.ndarray]:
