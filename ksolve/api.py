@@ -138,7 +138,8 @@ def check(problem: Problem | str | Path, certificate: dict[str, Any] | str | Pat
 
 # --- endgame tables ---------------------------------------------------------------------
 def endgame(material: str, *, rules: str = "berkeley", output: str | Path | None = None, max_moves: int = 50,
-            start: str = "anywhere", jobs: int | None = None, scheduler: str | None = None, seconds: float | None = None,
+            start: str = "anywhere", jobs: int | None = None, scheduler: str | None = None,
+            seconds: float | None = None,
             memory: int | None = None, progress: Callable[..., None] | None = None) -> "EndgameTable":
     """The endgame table of ``material`` (``"KQK"``, ``"KRK"``, ``"KBBK"`` ...): per
     placement of White's men up to symmetry, the black king on any legal square,
