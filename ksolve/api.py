@@ -139,8 +139,8 @@ def check(problem: Problem | str | Path, certificate: dict[str, Any] | str | Pat
 # --- endgame tables ---------------------------------------------------------------------
 def endgame(material: str, *, rules: str = "berkeley", output: str | Path | None = None, max_moves: int = 50,
             start: str = "anywhere", jobs: int | None = None, scheduler: str | None = None,
-            seconds: float | None = None,
-            memory: int | None = None, progress: Callable[..., None] | None = None) -> "EndgameTable":
+            seconds: float | None = None, memory: int | None = None, progress: Callable[..., None] | None = None,
+            building: Callable[[int, int], None] | None = None) -> "EndgameTable":
     """The endgame table of ``material`` (``"KQK"``, ``"KRK"``, ``"KBBK"`` ...): per
     placement of White's men up to symmetry, the black king on any legal square,
     the shortest sure win under ``rules`` up to ``max_moves`` (``docs/guide/endgame-tables.md``).
@@ -150,7 +150,8 @@ def endgame(material: str, *, rules: str = "berkeley", output: str | Path | None
     man no other guards) instead of anywhere;
     ``jobs``/``scheduler``: the waves on a Dask cluster; ``seconds``: stop after
     this long (the rows so far kept); ``memory``: bytes for each process's table;
-    ``progress``: called with a ``SweepProgress`` as each task ends.
+    ``progress``: called with a ``SweepProgress`` as each task ends; ``building``: with
+    (placements tabulated, in all) while this process builds the material's tables.
 
     >>> table = endgame("KQK", max_moves=12)
     >>> table.complete, table.maximum, table.counts()
@@ -159,8 +160,7 @@ def endgame(material: str, *, rules: str = "berkeley", output: str | Path | None
     from ksolve.endgame import build_table
 
     return build_table(material, rules, output=output, max_moves=max_moves, start=start, jobs=jobs,
-                       scheduler=scheduler,
-                       seconds=seconds, memory=memory, progress=progress)
+                       scheduler=scheduler, seconds=seconds, memory=memory, progress=progress, building=building)
 
 
 def read_endgame(path: str | Path) -> "EndgameTable":

@@ -92,10 +92,21 @@ def _compute(material: str, rules: str, output: str | None, max_moves: int, star
         return (f"{state.decided:,} of {state.placements:,} placements decided, no win within "
                 f"{state.depth - 1} for the {state.open:,} others{kept}")
 
+    built = [0.0]
+
+    def building(done: int, total: int) -> None:
+        from ksolve.compilation import work_clock
+
+        now = work_clock()
+        if now - built[0] >= 1.0:
+            built[0] = now
+            click.echo(f"ksolve: building the {material.upper()} tables: {done:,} of {total:,} placements", err=True)
+
     say_when_interrupted(established)
     with input_errors():
         table = ksolve.endgame(material, rules=rules, output=output, max_moves=max_moves, start=start, jobs=jobs,
-                               scheduler=scheduler, seconds=timeout or None, memory=memory, progress=progress)
+                               scheduler=scheduler, seconds=timeout or None, memory=memory, progress=progress,
+                               building=building)
     if not table.complete:
         click.echo(f"ksolve: stopped after {timeout:g} s: {len(table.rows):,} of {table.placements:,} placements "
                    f"decided" + (f" (kept in {output}; run again to resume)" if output else ""), err=True)

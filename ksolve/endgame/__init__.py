@@ -40,7 +40,8 @@ MAX_MOVES = 120
 def build_table(material: str, rules: str = "berkeley", *, output: str | Path | None = None,
                 max_moves: int = 50, start: str = "anywhere", jobs: int | None = None,
                 scheduler: str | None = None, seconds: float | None = None, memory: int | None = None,
-                progress: "Callable | None" = None) -> EndgameTable:
+                progress: "Callable | None" = None, building: "Callable[[int, int], None] | None" = None
+                ) -> EndgameTable:
     """The table of ``material`` under ``rules`` (see ``ksolve.endgame.sweep.sweep``);
     bad input raises ``InputError`` naming it, before any long work."""
     from ksolve.endgame.material import MaterialError, parse_material
@@ -73,7 +74,8 @@ def build_table(material: str, rules: str = "berkeley", *, output: str | Path | 
             raise InputError(f"{output}: a table of {previous.describe()}, not of {wanted.describe()}")
     table_bytes = DEFAULT_TABLE_BYTES if memory is None else max(1 << 20, memory // 2)
     spec = SweepSpec(parsed.name, rule_set.name, max_moves, table_bytes, start)
-    return sweep(spec, output, jobs=jobs, scheduler=scheduler, seconds=seconds, progress=progress)
+    return sweep(spec, output, jobs=jobs, scheduler=scheduler, seconds=seconds, progress=progress,
+                 building=building)
 
 
 def read_endgame_table(path: str | Path) -> EndgameTable:

@@ -106,15 +106,16 @@ _SOLVERS: dict[tuple[str, str, int], EndgameSolver] = {}
 """The solvers of this process (a Dask worker keeps its own from task to task)."""
 
 
-def solver_for(spec: SweepSpec) -> EndgameSolver:
-    """This process's solver of ``spec`` (built on first use)."""
+def solver_for(spec: SweepSpec, building: Callable[[int, int], None] | None = None) -> EndgameSolver:
+    """This process's solver of ``spec`` (built on first use, ``building`` hearing of
+    the placements tabulated so far)."""
     from ksolve.rules import get_rules
 
     key = (spec.material, spec.rules, spec.table_bytes)
     solver = _SOLVERS.get(key)
     if solver is None:
         solver = _SOLVERS[key] = EndgameSolver(parse_material(spec.material), get_rules(spec.rules),
-                                               table_bytes=spec.table_bytes)
+                                               table_bytes=spec.table_bytes, progress=building)
     return solver
 
 
@@ -147,18 +148,19 @@ def wave_task(job: WaveJob) -> dict:
 
 def sweep(spec: SweepSpec, output: str | Path | None = None, *, jobs: int | None = None,
           scheduler: str | None = None, seconds: float | None = None,
-          progress: Callable[[SweepProgress], None] | None = None, placements_limit: int | None = None
-          ) -> EndgameTable:
+          progress: Callable[[SweepProgress], None] | None = None, placements_limit: int | None = None,
+          building: Callable[[int, int], None] | None = None) -> EndgameTable:
     """The table of ``spec`` (written to ``output`` as rows are decided, resumed from
     it and from its ``.runs.jsonl`` companion if they exist).
 
     ``jobs``/``scheduler``: run the waves on a Dask cluster (``ksolve.runs``);
     ``seconds``: stop after this long (the rows decided so far are kept, the
     table says it is incomplete); ``placements_limit``: only the first
-    placements (tests)."""
+    placements (tests); ``building``: hears of the tables' construction
+    (placements done, in all) when this process builds them."""
     from ksolve.runs.results import ResultsFile
 
-    solver = solver_for(spec)
+    solver = solver_for(spec, building)
     placements = solver.placements()[:placements_limit]
     names = {p.number: solver.material.describe(p.squares) for p in placements}
     offset = solver.space.offset(solver.material.white)
