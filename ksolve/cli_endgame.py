@@ -108,7 +108,7 @@ def _compute(material: str, rules: str, output: str | None, max_moves: int, star
                                scheduler=scheduler, seconds=timeout or None, memory=memory, progress=progress,
                                building=building)
     if not table.complete:
-        click.echo(f"ksolve: stopped after {timeout:g} s: {len(table.rows):,} of {table.placements:,} placements "
+        click.echo(f"ksolve: {table.stopped or 'stopped'}: {len(table.rows):,} of {table.placements:,} placements "
                    f"decided" + (f" (kept in {output}; run again to resume)" if output else ""), err=True)
     return table
 
@@ -127,7 +127,7 @@ def _print(table) -> None:
 def _write_pictures(table, report_file: str | None, svg_folder: str | None, certify_folder: str | None) -> None:
     from pathlib import Path
 
-    from ksolve.report.endgame import heat_map_svg, heat_maps, report_html
+    from ksolve.report.endgame import heat_map_svg, heat_maps, report_html, without_svg
 
     certificates = {}
     if certify_folder:
@@ -147,8 +147,11 @@ def _write_pictures(table, report_file: str | None, svg_folder: str | None, cert
         folder = Path(svg_folder)
         folder.mkdir(parents=True, exist_ok=True)
         stem = f"{table.material.lower()}-{table.rules}"
+        some_lost = any(row.moves is None for row in table.rows)
         for heat in heat_maps(table):
             for mean in (False, True):
                 name = f"{stem}-{heat.man.lower()}-{'mean' if mean else 'worst'}.svg"
                 write_output(str(folder / name), heat_map_svg(heat, mean), "--svg")
+            if some_lost:
+                write_output(str(folder / f"{stem}-{heat.man.lower()}-without.svg"), without_svg(heat), "--svg")
 

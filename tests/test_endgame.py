@@ -28,7 +28,7 @@ from ksolve.endgame.solver import EndgameSolver
 from ksolve.endgame.sweep import SweepSpec, solver_for, sweep
 from ksolve.endgame.symmetry import INVERSE, SQUARE_MAP, map_move
 from ksolve.endgame.table import EndgameRow, EndgameTable, read_table
-from ksolve.report.endgame import heat_map_svg, heat_maps, report_html
+from ksolve.report.endgame import heat_map_svg, heat_maps, report_html, without_svg
 
 from bruteforce import BruteForce, belief_from_hidden
 
@@ -353,6 +353,7 @@ def test_heat_maps_spread_each_row_over_its_images() -> None:
     assert king.mean[chess.A1] == 16 and king.placements[chess.A1] == 4  # Qh1, Qa8, Qb3, Qc2
     ElementTree.fromstring(heat_map_svg(king))
     ElementTree.fromstring(heat_map_svg(queen, mean=True))
+    ElementTree.fromstring(without_svg(queen))
     assert "Ka1 Qh1" in report_html(table)
 
 

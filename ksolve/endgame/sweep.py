@@ -228,8 +228,12 @@ def sweep(spec: SweepSpec, output: str | Path | None = None, *, jobs: int | None
             tasks = [WaveJob(spec, depth, tuple(wave[i:i + size]), won.tobytes(), deadline)
                      for i in range(0, len(wave), size)]
             results = run_wave(client, tasks, runs, lambda result, d=depth: record(result, d))
-            if any(result.status != "done" for result in results) or (deadline and time.time() > deadline):
+            failed = [result for result in results if result.status != "done"]
+            if failed or (deadline and time.time() > deadline):
                 stopped = True
+                timed_out = deadline is not None and time.time() > deadline
+                table.stopped = (f"stopped after {seconds:g} s (the time limit)" if timed_out
+                                 else f"stopped: a task failed: {failed[0].error}")
                 break
     if not stopped:
         for number in list(opened):

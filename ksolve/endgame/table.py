@@ -84,6 +84,8 @@ class EndgameTable:
     start: str = "anywhere"
     """Where the black king may start: ``anywhere`` (any legal square) or ``general``
     (not next to a White man no other guards)."""
+    stopped: str = ""
+    """Why the sweep that made the table stopped before its end ("" when it did not)."""
 
     def describe(self) -> str:
         """``KQK under berkeley`` (with ``, the king in general position`` when so)."""

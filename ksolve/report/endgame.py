@@ -28,7 +28,7 @@ import chess
 from ksolve.endgame.symmetry import SQUARE_MAP, SYMMETRIES
 from ksolve.endgame.table import EndgameRow, EndgameTable
 
-__all__ = ["HeatMap", "heat_map_svg", "heat_map_text", "heat_maps", "report_html", "summary_text"]
+__all__ = ["HeatMap", "heat_map_svg", "heat_map_text", "heat_maps", "report_html", "summary_text", "without_svg"]
 
 _SCALE = ("#fde725", "#b5de2b", "#6ece58", "#35b779", "#1f9e89", "#26828e", "#31688e", "#3e4989", "#482878",
           "#440154")
@@ -174,6 +174,36 @@ def heat_map_svg(heat: HeatMap, mean: bool = False, cell: int = 40) -> str:
     return "\n".join(parts)
 
 
+def without_svg(heat: HeatMap, cell: int = 40) -> str:
+    """An SVG board: per square of the man, the share of the placements with it there
+    that have no sure win (white: none of them, red: all of them), in per cent."""
+    margin = 18
+    size = 8 * cell + margin
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size + 34}" width="{size}" '
+             f'height="{size + 34}" font-family="sans-serif">',
+             f'<title>placements without a sure win by {html.escape(heat.title)}</title>']
+    for rank in range(8):
+        for file in range(8):
+            square = rank * 8 + file
+            x, y = margin + file * cell, (7 - rank) * cell
+            total = heat.placements[square]
+            share = heat.without[square] / total if total else 0.0
+            fill = f"rgb(255,{round(255 * (1 - share))},{round(255 * (1 - share))})" if total else _EMPTY
+            parts.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#dddddd"/>')
+            if total:
+                colour = "#ffffff" if share > 0.6 else "#000000"
+                parts.append(f'<text x="{x + cell / 2}" y="{y + cell / 2 + 5}" text-anchor="middle" '
+                             f'font-size="{cell // 3}" fill="{colour}">{round(100 * share)}</text>')
+    for index in range(8):
+        parts.append(f'<text x="{margin + index * cell + cell / 2}" y="{8 * cell + 14}" text-anchor="middle" '
+                     f'font-size="12">{"abcdefgh"[index]}</text>')
+        parts.append(f'<text x="{margin / 2}" y="{(7 - index) * cell + cell / 2 + 4}" text-anchor="middle" '
+                     f'font-size="12">{index + 1}</text>')
+    parts.append(f'<text x="{margin}" y="{8 * cell + 30}" font-size="12">% of placements without a sure win</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
 def summary_text(table: EndgameTable) -> str:
     """The table in a few lines: placements, results, the maximum and where it is reached."""
     lines = [f"{table.describe()}: {len(table.rows)} placements tabled"
@@ -202,6 +232,9 @@ def report_html(table: EndgameTable, certificates: dict[str, str] | None = None)
     rows = "".join(_row_html(row, certificates.get(row.placement)) for row in table.reaching_maximum())
     boards = "".join(f'<figure>{heat_map_svg(heat, mean)}<figcaption>{"mean" if mean else "worst"} shortest win '
                      f'by {html.escape(heat.title)}</figcaption></figure>' for mean in (False, True) for heat in maps)
+    if any(row.moves is None for row in table.rows):
+        boards += "".join(f'<figure>{without_svg(heat)}<figcaption>placements without a sure win by '
+                          f'{html.escape(heat.title)}</figcaption></figure>' for heat in maps)
     summary = html.escape(summary_text(table))
     where = " not next to a White man no other guards" if table.start == "general" else ""
     return f"""<!DOCTYPE html>
