@@ -367,7 +367,7 @@ def test_the_command_line_builds_resumes_and_shows_a_table(tmp_path) -> None:
                                  "--svg", str(tmp_path / "svg")])
     assert shown.exit_code == 0 and "maximum: 13 moves, reached by 3 placement(s)" in shown.output
     assert "worst shortest win by the White king's square" in shown.output
-    assert len(list((tmp_path / "svg").glob("*.svg"))) == 4 and (tmp_path / "r.html").exists()
+    assert len(list((tmp_path / "svg").glob("*.svg"))) == 6 and (tmp_path / "r.html").exists()  # worst, mean, without
 
 
 @pytest.mark.parametrize("args,words", [
@@ -412,3 +412,17 @@ def test_general_position_leaves_out_the_squares_next_to_an_unguarded_man() -> N
     for name, result in general.items():  # fewer squares: never a longer win
         if anywhere[name].isdigit():
             assert result.isdigit() and int(result) <= int(anywhere[name])
+
+
+def test_a_general_position_sweep_gives_the_shortest_wins_of_independent_proofs() -> None:
+    """The sweep remembers each placement's win from *its start* (general position:
+    fewer squares than all legal ones) and reuses it only inside those squares: its
+    rows equal fresh solves of the same starts."""
+    table = sweep(SweepSpec("KRK", "berkeley", max_moves=40, start="general"), placements_limit=48)
+    tables = solver("KRK", "berkeley")
+    rows = [row for row in table.rows if row.moves is not None][::8]
+    assert len(rows) >= 3
+    for row in rows:
+        number = tables.placement(row.squares).number
+        fresh = _fresh("KRK", "berkeley")
+        assert fresh.shortest_from(row.squares, tables.start_squares(number, "general"), 40).moves == row.moves

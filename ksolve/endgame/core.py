@@ -15,11 +15,12 @@ same ``Workspace`` (one table of a whole sweep):
   within d") keyed by the canonical metaposition: the placement up to the
   board's symmetries, the set mapped alike (and, for a placement that a
   symmetry leaves in place, the least of the set's images);
-- the table's own rows: once a placement is proven within ``p`` from total
-  ignorance, every set of king squares it can hold is (a subset of a won set
-  is won in no more moves), and a disproof of a set disproves its supersets
-  (``dominance``: the last ``DOMINANCE`` proofs and disproofs of each placement
-  are checked for containment);
+- the table's own rows: once a placement is proven within ``p`` from its start
+  (``start_mask``: total ignorance, or general position), every belief inside
+  the start's squares is (a subset of a won set is won in no more moves), and
+  a disproof of a set disproves its supersets (``dominance``: the last
+  ``DOMINANCE`` proofs and disproofs of each placement are checked for
+  containment);
 - the full-information bound: a set holding a square from which White, seeing
   the king, needs more than ``n`` moves is lost within ``n``; an attempt that
   could not win within ``n`` on one of the squares where it is legal, even
@@ -57,7 +58,7 @@ PROBES = 4
 ENTRY_BYTES = 8 + 8 + 1 + 1 + 8
 """One transposition entry: placement, squares, proof, disproof, work."""
 
-NODES, BUDGET, TABLE_HITS, BOUND_CUTS, DOMINANCE_HITS, FULL_HITS, STORES, MAX_KEYS, MAX_CHILDREN, MAX_MOVES = range(10)
+NODES, BUDGET, TABLE_HITS, BOUND_CUTS, DOMINANCE_HITS, START_HITS, STORES, MAX_KEYS, MAX_CHILDREN, MAX_MOVES = range(10)
 COUNTERS = 10
 NONE = 9
 """No child turn has returned."""
@@ -71,10 +72,12 @@ class Workspace(NamedTuple):
     table_proven: np.ndarray
     table_disproven: np.ndarray
     table_work: np.ndarray
-    full_proven: np.ndarray
-    """c -> won within this many moves from total ignorance (``NEVER``: not known)."""
-    full_disproven: np.ndarray
-    """c -> not won within this many moves from total ignorance."""
+    start_mask: np.ndarray
+    """c -> the black king's squares at the start of the sweep (by default all legal ones)."""
+    start_proven: np.ndarray
+    """c -> every start class (``start_mask`` split by what White hears at the start) is won
+    within this many moves (``NEVER``: not known); so is every belief inside ``start_mask``
+    that White can meet, since each lies inside one class."""
     proven_sets: np.ndarray
     proven_depth: np.ndarray
     proven_next: np.ndarray
@@ -99,7 +102,7 @@ class Workspace(NamedTuple):
             table_placement=np.full(size, -1, dtype=np.int64), table_squares=np.zeros(size, dtype=np.uint64),
             table_proven=np.full(size, NEVER, dtype=np.int8), table_disproven=np.zeros(size, dtype=np.int8),
             table_work=np.zeros(size, dtype=np.int64),
-            full_proven=np.full(configs, NEVER, dtype=np.int64), full_disproven=np.zeros(configs, dtype=np.int64),
+            start_mask=tables.full.copy(), start_proven=np.full(configs, NEVER, dtype=np.int64),
             proven_sets=np.zeros((configs, DOMINANCE), dtype=np.uint64),
             proven_depth=np.full((configs, DOMINANCE), NEVER, dtype=np.int64),
             proven_next=np.zeros(configs, dtype=np.int64),
@@ -189,11 +192,8 @@ def _find(w, c, s):
 def _store(t, w, c, s, proven, disproven, work):
     """Keep what is known of (c, s): won within ``proven``, lost within ``disproven``."""
     w.counters[STORES] += 1
-    if s == t.full[c]:
-        if proven < w.full_proven[c]:
-            w.full_proven[c] = proven
-        if disproven > w.full_disproven[c]:
-            w.full_disproven[c] = disproven
+    if s == w.start_mask[c] and proven < w.start_proven[c]:
+        w.start_proven[c] = proven
     if proven < NEVER:
         d = w.proven_next[c]
         w.proven_sets[c, d] = s
@@ -234,8 +234,8 @@ def _store(t, w, c, s, proven, disproven, work):
 @njit(cache=True)
 def _known(t, w, c, s, n):
     """WIN, LOSS or LOST if the tables, the bounds or dominance decide (c, s, n); else UNKNOWN."""
-    if w.full_proven[c] <= n:
-        w.counters[FULL_HITS] += 1
+    if w.start_proven[c] <= n and s & ~w.start_mask[c] == 0:
+        w.counters[START_HITS] += 1
         return WIN
     rest = s
     while rest:

@@ -74,6 +74,26 @@ class EndgameSolver:
         self.work = core.Workspace.create(self.tables, max(1024, table_bytes // core.ENTRY_BYTES))
         self.should_stop: Callable[[], None] | None = None
         """Called between steps of a search; raises ``SearchStopped`` to end it."""
+        self.start = ANYWHERE
+        """The start whose rows the workspace's ``start_proven`` holds."""
+
+    def use_start(self, start: str) -> None:
+        """Let the workspace's per-placement proofs (``start_proven``) be about ``start``'s
+        squares; switching start forgets those of the other (every other result stays)."""
+        if start == self.start:
+            return
+        white = self.material.white
+        offset, count = self.space.offset(white), self.space.count(white)
+        for number in range(offset, offset + count):
+            self.work.start_mask[number] = self.start_squares(number, start)
+        self.work.start_proven[offset:offset + count] = core.NEVER
+        self.start = start
+
+    def remember(self, won: dict[int, int]) -> None:
+        """Placements (numbers) known won within so many moves from the current start."""
+        proven = self.work.start_proven
+        for number, moves in won.items():
+            proven[number] = min(int(proven[number]), moves)
 
     def fresh(self, table_bytes: int = DEFAULT_TABLE_BYTES) -> "EndgameSolver":
         """A solver of the same tables (shared: they are only read) with an empty
@@ -82,6 +102,7 @@ class EndgameSolver:
         twin.__dict__.update(self.__dict__)
         twin.work = core.Workspace.create(self.tables, max(1024, table_bytes // core.ENTRY_BYTES))
         twin.should_stop = None
+        twin.start = ANYWHERE
         return twin
 
     # --- placements -----------------------------------------------------------------
@@ -158,6 +179,7 @@ class EndgameSolver:
     def start_wins(self, number: int, moves: int, start: str = ANYWHERE) -> int:
         """Whether White wins every start class of placement ``number`` within ``moves``
         (``core.LOST`` if one is lost at any length, else ``core.LOSS`` if one is lost)."""
+        self.use_start(start)
         results = [self.wins(number, squares, moves) for squares in self.start_classes(number, start)]
         if all(result == core.WIN for result in results):
             return core.WIN
@@ -219,7 +241,7 @@ class EndgameSolver:
 
     def counters(self) -> dict[str, int]:
         """The search's counters by name."""
-        names = ("nodes", "budget", "table_hits", "bound_cuts", "dominance_hits", "full_hits", "stores")
+        names = ("nodes", "budget", "table_hits", "bound_cuts", "dominance_hits", "start_hits", "stores")
         return {name: int(value) for name, value in zip(names, self.work.counters) if name != "budget"}
 
 

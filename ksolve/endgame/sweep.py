@@ -7,7 +7,7 @@ refuted it); one lost at any length gets its row ``none``; the others go on
 to wave ``d + 1``, until ``max_moves``.  Waves are what makes the placements
 share: when wave ``d`` runs, every placement won within ``d - 1`` is known,
 and a belief of its placement holding fewer squares is won as fast (the
-search's ``full_proven``); the beliefs the searches meet on the way stay in
+search's ``start_proven``); the beliefs the searches meet on the way stay in
 the workspace of the process that searched them.
 
 A wave is cut into tasks of a few placements (``ksolve.runs``: in this
@@ -125,12 +125,11 @@ def wave_task(job: WaveJob) -> dict:
     Returns ``{"rows": [[number, result, nodes, seconds], ...]}``, ``result`` being
     ``core.WIN``, ``core.LOSS`` or ``core.LOST``."""
     solver = solver_for(job.spec)
+    solver.use_start(job.spec.start)
     if job.won:
         offset = solver.space.offset(solver.material.white)
         won = np.frombuffer(job.won, dtype=np.uint8)
-        known = np.flatnonzero(won)
-        proven = solver.work.full_proven
-        proven[offset + known] = np.minimum(proven[offset + known], won[known].astype(np.int64))
+        solver.remember({offset + int(i): int(won[i]) for i in np.flatnonzero(won)})
 
     def stop() -> None:
         if job.deadline is not None and time.time() > job.deadline:
