@@ -1,4 +1,4 @@
-"""Runs on Dask (``ksolve.runs``): the bundled problems' verification and a
+"""Runs on Dask (``ksolve.execution``): the bundled problems' verification and a
 generated set of games, in this process and on 1 and 2 local worker
 processes, and on a loopback cluster (a ``dask scheduler`` and worker
 processes started and stopped here); the scheduler's overhead per task
@@ -30,10 +30,11 @@ from common import free_port, machine
 
 import ksolve
 from ksolve.games.generate import endgame_starts
-from ksolve.runs.generate import generate_on_cluster
-from ksolve.runs.results import ResultsFile
-from ksolve.runs.runner import Task, cluster_client, run_tasks
-from ksolve.runs.verify import verify_all
+from ksolve.games.generate import generate as generate_on_cluster
+from ksolve.execution.results import ResultsFile
+from ksolve.execution.cluster import Task, cluster_client, run_tasks
+from ksolve.execution.collection import verify_all
+from ksolve.execution.options import RunOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).resolve().parent / "results" / "dask.json"
@@ -100,7 +101,7 @@ def client_of(setting: dict, workers_wanted: int) -> Iterator:
 def bench_verify(problems, setting: dict, timeout: float) -> dict:
     with client_of(setting, setting.get("jobs", 0)) as client, tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
-        reports = verify_all(problems, seconds=timeout, client=client, results=Path(folder) / "run.jsonl")
+        reports = verify_all(problems, RunOptions(seconds=timeout), client=client, results=Path(folder) / "run.jsonl")
         seconds = time.perf_counter() - started
     return {"seconds": round(seconds, 2), "verdicts": {p.id: r.verdict for p, r in reports}}
 

@@ -73,10 +73,10 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(command: list[str], port: int, cwd: Path) -> Iterator[str]:
+def running_server(command: list[str], port: int, cwd: Path, headers: dict[str, str] | None = None) -> Iterator[str]:
     """A workbench server (``command``, listening on ``port``) while the block runs:
-    yields its base URL once ``/api/info`` answers (exits with its stderr if it does
-    not within 60 s), then stops it with Ctrl-C (killed after 30 s)."""
+    yields its base URL once ``/api/info`` answers (asked with ``headers``: a token's; exits
+    with its stderr if it does not within 60 s), then stops it with Ctrl-C (killed after 30 s)."""
     import httpx
 
     server = subprocess.Popen(command, cwd=cwd, stderr=subprocess.PIPE, text=True)
@@ -85,7 +85,7 @@ def running_server(command: list[str], port: int, cwd: Path) -> Iterator[str]:
         deadline = time.monotonic() + 60
         while True:
             try:
-                httpx.get(f"{base}/api/info", timeout=1).raise_for_status()
+                httpx.get(f"{base}/api/info", headers=headers, timeout=1).raise_for_status()
                 break
             except httpx.HTTPError:
                 if time.monotonic() > deadline:

@@ -25,8 +25,8 @@ __version__ = "0.1.0"
 
 _API = {name: "ksolve.api" for name in (
     "InputError", "Limits", "PerftResult", "Problem", "ProblemError", "Resources", "certificate", "check",
-    "endgame", "game_belief", "game_problem", "load_problem", "load_problem_text", "perft", "position_belief",
-    "read_endgame", "read_game", "referee_answers", "rule_set", "solve", "verify")}
+    "endgame", "game_belief", "game_problem", "key_solutions", "load_problem", "load_problem_text", "perft",
+    "position_belief", "read_endgame", "read_game", "referee_answers", "rule_set", "solve", "verify")}
 _API.update(Analysis="ksolve.analysis", Solution="ksolve.solver", Verification="ksolve.verification",
             Trial="ksolve.trial", GameSession="ksolve.play.session", ComputerPlayer="ksolve.play.computer",
             ComposeSpec="ksolve.compose.compose", mend="ksolve.compose.mend")

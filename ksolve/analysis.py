@@ -12,6 +12,8 @@ the same goal (a mate stipulation cannot be read as a king capture).
 >>> analysis = Analysis(problem, rules="berkeley")
 >>> analysis.rules.name, analysis.moves, len(analysis.belief), analysis.class_sizes
 ('berkeley', 2, 1, [('Silent', 1)])
+>>> Analysis(problem, memory=1 << 30).limits(Limits(seconds=5)).memory  # every search within the budget
+1073741824
 >>> Analysis(problem, rules="fog-of-war")
 Traceback (most recent call last):
 ...
@@ -20,13 +22,14 @@ ksolve.problem.ProblemError: <problem>: rules: fog-of-war is won by capturing th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
 
 from ksolve.belief import BeliefState
 from ksolve.problem import Problem, ProblemError
+from ksolve.resources import Resources
 from ksolve.rules import UnknownRules, get_rules
 from ksolve.rules.base import RuleSet
 from ksolve.rules.conditions import with_conditions
@@ -50,8 +53,13 @@ class FirstClass:
 class Analysis:
     """A problem under one rule set and one number of moves."""
 
-    def __init__(self, problem: Problem, rules: RuleSet | str | None = None, moves: int | None = None) -> None:
+    def __init__(self, problem: Problem, rules: RuleSet | str | None = None, moves: int | None = None,
+                 memory: int | None = None) -> None:
         self.problem = problem
+        self.memory = memory if memory is not None else (problem.resources or Resources()).budget
+        """The memory budget in bytes (the process's resident size) of the belief and of every
+        search table made for this analysis: ``memory``, else the budget the problem was read
+        within (by default half of the machine's memory)."""
         self.rules = with_conditions(_rule_set(problem, rules), problem.conditions, problem.fullmove)
         self.moves = moves or problem.moves
         if self.rules.goal != problem.goal:
@@ -77,10 +85,18 @@ class Analysis:
         """Each first class's words and size."""
         return [(first.label, len(first.belief)) for first in self.classes]
 
+    def limits(self, limits: Limits | None = None) -> Limits:
+        """``limits`` (seconds, nodes) within this analysis's memory budget (a worker's
+        share of it, given by ``Limits.share``, is kept).
+        """
+        limits = limits or Limits()
+        return limits if limits.memory is not None else replace(limits, memory=self.memory)
+
     def prover(self, limits: Limits | None = None, progress: Progress | None = None,
                run: SearchRun | None = None) -> Prover:
-        """A fresh prover for this problem, its bounds fitted to the material."""
-        prover = Prover(self.rules, limits, progress, run)
+        """A fresh prover for this problem, its bounds fitted to the material, its tables
+        within the memory budget (``limits``; ``run``: a run whose limits are used as they are)."""
+        prover = Prover(self.rules, None if run is not None else self.limits(limits), progress, run)
         prover.fit_bounds(self.belief)
         if not self.rules.bounds_hold:  # stated conditions: Black has fewer replies than the bounds assume
             prover.viable_depth = prover.orthodox_depth = 0

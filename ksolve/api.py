@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     from ksolve.verification import Verification
 
 __all__ = ["InputError", "Limits", "PerftResult", "Problem", "ProblemError", "Resources", "certificate", "check",
-           "endgame", "game_belief", "game_problem", "load_problem", "load_problem_text", "perft", "position_belief",
-           "read_endgame", "read_game", "referee_answers", "rule_set", "solve", "verify"]
+           "endgame", "game_belief", "game_problem", "key_solutions", "load_problem", "load_problem_text", "perft",
+           "position_belief", "read_endgame", "read_game", "referee_answers", "rule_set", "solve", "verify"]
 
 
 # --- problems -------------------------------------------------------------------------
@@ -92,7 +92,7 @@ def solve(problem: "Problem | Analysis", *, rules: "RuleSet | str | None" = None
     called with the run's counters and depth; ``search``: ``pn`` or ``dfs``; ``jobs``: worker
     processes sharing White's first attempts (one first class; a script using them needs the
     ``if __name__ == "__main__":`` guard)."""
-    from ksolve.solver import solve as solve_problem
+    from ksolve.execution.executors import solve as solve_problem
 
     return solve_problem(problem, moves, rules, limits, progress, tree=tree, search=search, shortest=not at_most,
                          jobs=jobs)
@@ -104,9 +104,22 @@ def verify(problem: "Problem | Analysis", *, rules: "RuleSet | str | None" = Non
     """Keys, cooks, short solutions, tries with refutations and duals (``tries``: keep the best k;
     ``jobs``: worker processes sharing the first attempts, the same answers sooner on
     several cores; a script that uses them needs the ``if __name__ == "__main__":`` guard)."""
-    from ksolve.verification import verify as verify_problem
+    from ksolve.execution.executors import verify as verify_problem
 
     return verify_problem(problem, moves, rules, limits, tries, duals, progress, jobs)
+
+
+def key_solutions(problem: "Problem | Analysis", solution: "Solution", verification: "Verification | None",
+                  limits: Limits | None = None) -> list["Solution"]:
+    """The strategies of a cooked problem's keys other than ``solution``'s (none unless
+    ``verification`` found several), each searched within ``limits``: for ``render_report``,
+    which never searches."""
+    from ksolve.solver import key_solutions as solve_keys
+
+    if verification is None:
+        return []
+    keys = [(key.move, key.moves) for key in verification.keys]
+    return solve_keys(problem, solution, keys, limits)
 
 
 def certificate(problem: Problem, solution: "Solution") -> dict[str, Any]:
@@ -220,7 +233,7 @@ def position_belief(fen: str, hidden: list[str], rules: "RuleSet", resources: Re
     try:
         return BeliefState.from_hidden(fen, units, rules.fog, resources)
     except ValueError as error:
-        raise InputError(f"--hidden/--fen: {error}") from None
+        raise InputError(f"--hidden/--fen: {error}", getattr(error, "setting", None)) from None
 
 
 def referee_answers(rules: "RuleSet", fen: str, attempts: list[str]) -> list[tuple[str, str, str]]:

@@ -19,6 +19,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from ksolve import __version__
 from ksolve.checker.problem import problem_digest
 from ksolve.rules import get_rules
 from ksolve.rules.base import Outcome, RuleSet
@@ -52,7 +53,8 @@ def certificate(problem, result) -> dict[str, Any]:
     else:
         (first,) = Analysis(problem, rules).classes
         initial = [[observation(rules, first.key), _white(tree, rules, 0)]]
-    return {"format": FORMAT, "version": VERSION, **problem_identity(problem), "rules": rules.name,
+    return {"format": FORMAT, "version": VERSION, "producer": f"ksolve {__version__}", **problem_identity(problem),
+            "rules": rules.name,
             "goal": rules.goal, "moves": tree.graph["moves"], "positions": result.belief_size,
             "initial": initial}
 

@@ -14,8 +14,8 @@ from typing import NoReturn
 
 import click
 
-from ksolve.cli_support import (DEFAULT_TIMEOUT, EXIT_NO_SOLUTION, EXIT_SOLVED, EXIT_UNKNOWN, Group,
-                                 check_writable, fail, input_errors, machine_cores, max_memory_option,
+from ksolve.cli_support import (DEFAULT_TIMEOUT, EXIT_NO_SOLUTION, EXIT_SOLVED, EXIT_UNKNOWN, JOBS, Group, Seconds,
+                                 capped, check_writable, fail, input_errors, machine_cores, max_memory_option,
                                  progress_printer, resources, say_when_compiling, say_when_interrupted,
                                  search_limits, solve_jobs, write_output)
 from ksolve import cli_compose, cli_endgame
@@ -65,7 +65,7 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
 @click.option("--max-positions", type=click.IntRange(min=1), default=2_000_000, show_default=True,
               help="For a game (.pgn): the largest belief to estimate.")
 @click.option("--rules", "rules_name", help="Solve under this rule set instead of the file's.")
-@click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, show_default=True,
+@click.option("--timeout", type=Seconds(), default=DEFAULT_TIMEOUT, show_default=True,
               help="Give up after S seconds (status unknown; 0: no limit).")
 @click.option("--max-nodes", type=click.IntRange(min=1), help="Give up after N search nodes (status unknown).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -77,7 +77,7 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
               help="Prove mate in at most N without looking for a shorter mate (much faster on long problems).")
 @click.option("--full", is_flag=True, help="Print the whole strategy tree, every answer and reply class.")
 @click.option("--twin", "twin_name", metavar="NAME", help="Solve this twin ([[twin]] name) of the problem file.")
-@click.option("--jobs", type=click.IntRange(min=0), default=None,
+@click.option("--jobs", type=JOBS, default=None,
               help="Worker processes sharing White's first attempts (a belief with one first class; 0: one "
                    "per core).  Default: one per core for the shortest mate, one process with --at-most "
                    "(the workers would race, each holding a whole search) or --search dfs.")
@@ -166,7 +166,7 @@ def _write_certificate(problem, result, path: str) -> None:
 @click.option("--tries", "max_tries", type=click.IntRange(min=0), help="List only the best K tries.")
 @click.option("--no-duals", is_flag=True, help="Skip the search for duals.")
 @click.option("--rules", "rules_name", help="Verify under this rule set instead of the file's.")
-@click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, show_default=True,
+@click.option("--timeout", type=Seconds(), default=DEFAULT_TIMEOUT, show_default=True,
               help="Give up after S seconds per problem (status unknown; 0: no limit).")
 @click.option("--json", "as_json", is_flag=True, help="Print the verification as JSON.")
 @jobs_option
@@ -198,6 +198,8 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
 
     if not Path(path).exists():
         fail(f"{path}: no such file or folder")
+    if results_path:
+        check_writable(results_path, "--results")
     files = sorted(Path(path).glob("*.toml")) if Path(path).is_dir() else [Path(path)]
     if not files:
         fail(f"{path}: no problem files (*.toml) in this folder")
@@ -208,13 +210,16 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
     if (jobs is not None or scheduler) and Path(path).is_dir():
         from ksolve.cli_compose import verify_on_cluster
 
-        reports = verify_on_cluster(problems, moves, rules_name, timeout, max_tries, not no_duals, jobs, scheduler,
-                                    results_path)
+        from ksolve.execution.options import RunOptions
+
+        with input_errors():
+            options = RunOptions(rules_name, moves, seconds=timeout or None, tries=max_tries, duals=not no_duals)
+        reports = verify_on_cluster(problems, options, jobs, scheduler, results_path)
     elif scheduler or results_path:
         fail("--scheduler/--results: for a folder of problems (one problem's first attempts are shared by "
              "local worker processes: --jobs N)")
     else:
-        processes = jobs or machine_cores()  # by default one per core
+        processes = capped(jobs) or machine_cores()  # by default one per core
         reports = []
         for problem in problems:
             with input_errors():
@@ -279,7 +284,7 @@ REPORT_FORMATS = ("text", "json", "html", "dot", "graphml")
 @click.option("--moves", type=click.IntRange(1, 60), help="Mate in N (default: the stipulation).")
 @click.option("--ply", type=click.IntRange(1, 119), help="For a game (.pgn): mate within D plies.")
 @click.option("--rules", "rules_name", help="Solve under this rule set instead of the file's.")
-@click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, show_default=True,
+@click.option("--timeout", type=Seconds(), default=DEFAULT_TIMEOUT, show_default=True,
               help="Give up after S seconds, each of solve and verify, per problem (status unknown; 0: no limit).")
 @click.option("--no-verify", is_flag=True, help="Leave out the verification (tries, cooks, duals).")
 @click.option("--tries", "max_tries", type=click.IntRange(min=0), help="List only the best K tries.")
@@ -318,8 +323,10 @@ def report(file: str, output_format: str, output: str | None, moves: int | None,
     if not no_verify and output_format in VERIFIED_FORMATS and result.status != "unknown":
         verification = ksolve.verify(session, limits=search_limits(timeout), tries=max_tries,
                                      progress=progress_printer(subject=f"{result.status}; then verifying, "))
+    others = ksolve.key_solutions(session, result, verification, search_limits(timeout)) \
+        if output_format == "html" else []
     try:
-        text = render_report(output_format, problem, result, verification)
+        text = render_report(output_format, problem, result, verification, others)
     except ValueError as error:
         fail(str(error))
     if output:
@@ -354,7 +361,8 @@ def _report_booklet(folder: str, output_format: str, output: str | None, moves: 
         if not no_verify and result.status != "unknown":
             verification = ksolve.verify(session, limits=search_limits(timeout), tries=max_tries,
                                          progress=progress_printer(subject=f"{result.status}; then verifying, "))
-        entries.append(BookletEntry(problem, result, verification))
+        entries.append(BookletEntry(problem, result, verification,
+                                    ksolve.key_solutions(session, result, verification, search_limits(timeout))))
         verdict = verification.verdict if verification is not None else result.status
         click.echo(f"ksolve: [{number}/{len(files)}] {path.name}: {verdict}", err=True)
     text = render_booklet(entries, Path(folder).resolve().name)
@@ -389,6 +397,8 @@ def referee(rules_name: str, fen: str, attempts: tuple[str, ...]) -> None:
     import ksolve
 
     rules = load_rules(rules_name)
+    if not attempts:
+        fail("ATTEMPTS: missing (the attempts to answer, e.g. e2e4)")
     with input_errors():
         answers = ksolve.referee_answers(rules, fen, list(attempts))
     for side, token, words in answers:
@@ -504,7 +514,7 @@ def _game_belief(file: str, max_positions: int, output: str | None) -> None:
               help="Folder for mate/, near-miss/ and stats.csv.")
 @click.option("--start", type=click.Choice(["endgame", "initial"]), default="endgame", show_default=True,
               help="Random endgame positions, or the standard start.")
-@click.option("--seconds", type=click.FloatRange(min=0.01), default=2.0, show_default=True,
+@click.option("--seconds", type=Seconds(0.01), default=2.0, show_default=True,
               help="Time limit of one proof.")
 @click.option("--max-positions", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="A game's belief larger than this ends its examination.")
@@ -515,77 +525,78 @@ def generate(rules_name: str, games: int, ply: int, seed: int, out_dir: str, sta
     """Play seeded games between a greedy White and a random Black, estimate
     White's belief at each of his turns and write the instances where he
     forces mate within D plies ("mate") or nearly does ("near-miss") as
-    filtered PGN, with a CSV of statistics.  With --jobs/--scheduler the
-    games are tasks on a Dask cluster, each seeded by its number (the same
-    set whatever the workers), and -o's results.jsonl lets a re-run skip
-    the games done.
+    filtered PGN, with a CSV of statistics.  Each game is seeded by the seed
+    and its number: the same set in one process and with --jobs/--scheduler
+    (the games then tasks on a Dask cluster, and -o's results.jsonl lets a
+    re-run skip the games done).
 
     \b
     Example:
       ksolve generate --rules berkeley --games 100 --ply 3 --seed 1 -o bench3
       ksolve generate --games 1000 --ply 3 --jobs 2 -o bench3
     """
-    from ksolve.games.generate import endgame_starts, generate as generate_games
+    from pathlib import Path
+
+    from ksolve.games.generate import RESULTS_NAME, endgame_starts, generate as generate_games
 
     rules = load_rules(rules_name)
     if not rules.kriegspiel_games:
         fail(f"--rules: games are Kriegspiel games; use one of the six Kriegspiel rule sets, not {rules.name}")
     check_writable(out_dir, "-o", folder=True)
     fens = endgame_starts(games, seed) if start == "endgame" else None
-    counts = {"mate": 0, "near-miss": 0}
+    from ksolve.cli_compose import game_printer, local_or_remote_cluster
 
-    def progress(row: dict) -> None:
-        if row["result"] in counts:
-            counts[row["result"]] += 1
-        click.echo(f"ksolve: game {row['game']}/{games}, ply {row['ply']}: {row['result']} "
-                   f"(belief {row['belief_size']:,})", err=True)
-
-    if jobs is not None or scheduler:
-        from ksolve.cli_compose import generate_on_cluster
-
-        rows = generate_on_cluster(rules.name, games, ply, seed, out_dir, fens, seconds, max_positions, jobs,
-                                   scheduler)
-        click.echo(f"{len(rows)} turns examined: {sum(row['result'] == 'mate' for row in rows)} mate, "
-                   f"{sum(row['result'] == 'near-miss' for row in rows)} near-miss instances written to {out_dir}")
-        return
+    on_cluster = jobs is not None or scheduler
     try:
-        rows = generate_games(rules.name, games, ply, seed, out_dir, fens=fens, seconds=seconds,
-                              max_positions=max_positions, progress=progress)
+        with input_errors(), local_or_remote_cluster(jobs, scheduler) as client:
+            rows = generate_games(rules.name, games, ply, seed, out_dir, fens=fens, seconds=seconds,
+                                  max_positions=max_positions, client=client,
+                                  results=Path(out_dir) / RESULTS_NAME if on_cluster else None,
+                                  progress=game_printer())
     except OSError as error:
         fail(f"-o: {error.filename}: {error.strerror}")
-    click.echo(f"{len(rows)} turns examined: {counts['mate']} mate, {counts['near-miss']} near-miss "
-               f"instances written to {out_dir}")
+    click.echo(f"{len(rows)} turns examined: {sum(row['result'] == 'mate' for row in rows)} mate, "
+               f"{sum(row['result'] == 'near-miss' for row in rows)} near-miss instances written to {out_dir}")
 
 
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (the default: this machine only).")
+              help="Address to listen on (the default: this machine only; any other asks for the token).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.option("--problems", "problems_dir", type=click.Path(exists=True, file_okay=False),
               help="The Library's folder of problem files (read and written there only).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the workbench in the web browser.")
 @click.option("--jobs", "max_running", type=click.IntRange(min=1),
               help="Solve and verify jobs run at once (default: the number of cores); 8 more may wait.")
-def serve(host: str, port: int, problems_dir: str | None, open_browser: bool, max_running: int | None) -> None:
+@click.option("--token", is_flag=False, flag_value="", default=None, envvar="KSOLVE_TOKEN", metavar="[TOKEN]",
+              help="Every request needs this token (16 or more characters; --token alone: a random one). "
+                   "Always on off loopback (a random one unless given); also read from KSOLVE_TOKEN.")
+@click.option("--no-token", is_flag=True, help="No token (loopback only: the default there).")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Also answer to this host name (a reverse proxy's); repeatable.")
+def serve(host: str, port: int, problems_dir: str | None, open_browser: bool, max_running: int | None,
+          token: str | None, no_token: bool, allow_hosts: tuple[str, ...]) -> None:
     """Start the composer's workbench, a web app on this machine: compose a
     problem on a board, verify it with live progress, try it against the
-    worst-case referee, browse the problems folder.  Ctrl-C stops it.
+    worst-case referee, browse the problems folder.  It answers its own pages
+    only (other sites' requests are refused), and off loopback every request
+    needs the token of the address it prints.  Ctrl-C stops it.
 
     \b
-    Example:
+    Examples:
       ksolve serve --problems problems --open
+      ksolve serve --host 0.0.0.0 --problems problems     # prints http://...:8000/?token=...
+      ksolve serve --allow-host ksolve.example.org --token  # behind a reverse proxy
     """
     import os
     from pathlib import Path
 
-    from ksolve.web.server import is_loopback, serve as serve_workbench
+    from ksolve.web.server import access_for, serve as serve_workbench
 
-    if not is_loopback(host):
-        click.echo(f"ksolve: warning: listening on {host}: whoever reaches this machine can use the workbench "
-                   "(no login), its CPU and its --problems folder", err=True)
     with input_errors():
+        access = access_for(host, token, no_token, allow_hosts)
         serve_workbench(host, port, Path(problems_dir) if problems_dir else None, max_running or os.cpu_count() or 1,
-                        open_browser, lambda line: click.echo(line, err=True))
+                        open_browser, lambda line: click.echo(line, err=True), access)
 
 
 main.add_command(cli_compose.compose)

@@ -1,7 +1,7 @@
 """The command line of the runs on Dask and of the composer's searches:
 ``--jobs``/``--scheduler`` (shared by ``verify FOLDER``, ``generate``,
 ``compose`` and ``mend``), what ``verify`` and ``generate`` do with them, and
-the ``compose`` and ``mend`` commands.  Thin: the work is in ``ksolve.runs``
+the ``compose`` and ``mend`` commands.  Thin: the work is in ``ksolve.execution``
 and ``ksolve.compose``.
 
 >>> jobs_option(lambda **kw: kw).__click_params__[0].name
@@ -14,18 +14,29 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ksolve.cli_support import fail, input_errors
+from ksolve.cli_support import JOBS, Seconds, fail, input_errors, max_memory_option
 
 if TYPE_CHECKING:
+    from ksolve.execution.options import RunOptions
     from ksolve.problem import Problem
-    from ksolve.runs.results import TaskResult
+    from ksolve.execution.results import TaskResult
     from ksolve.verification import Verification
 
 jobs_option = click.option(
-    "--jobs", type=click.IntRange(min=0), is_flag=False, flag_value=0, default=None,
+    "--jobs", type=JOBS, is_flag=False, flag_value=0, default=None,
     help="Run the tasks on a local Dask cluster of N worker processes (--jobs alone: one per core).")
+def _read_scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--scheduler`` read at once (an address such as tcp://127.0.0.1:8786), before any work."""
+    if value is not None:
+        from ksolve.execution.cluster import scheduler_address
+
+        with input_errors():
+            scheduler_address(value)
+    return value
+
+
 scheduler_option = click.option(
-    "--scheduler", metavar="ADDRESS",
+    "--scheduler", metavar="ADDRESS", callback=_read_scheduler,
     help="Run the tasks on an existing Dask cluster (started with `dask scheduler` and `dask worker`), "
          "e.g. tcp://127.0.0.1:8786.")
 
@@ -50,6 +61,21 @@ def task_printer(what: str, results: object = None):
     return progress
 
 
+def local_or_remote_cluster(jobs: int | None, scheduler: str | None, memory_limit: int | str = "auto"):
+    """``execution.cluster.optional_cluster`` for the command: ``--jobs`` kept to the
+    machine's cores (``capped``) and, when a cluster runs, Ctrl-C ending the
+    process right after its line (``exit_at_once_on_ctrl_c``)."""
+    from ksolve.cli_support import capped, exit_at_once_on_ctrl_c, say_when_interrupted
+    from ksolve.execution.cluster import optional_cluster
+
+    jobs = None if scheduler else capped(jobs)
+    if jobs is not None or scheduler:
+        exit_at_once_on_ctrl_c()
+        say_when_interrupted(lambda: f"before the first task ({'reaching ' + scheduler if scheduler else 'starting'}"
+                                     f"{'' if scheduler else ' the local worker processes'})")
+    return optional_cluster(jobs, scheduler, memory_limit)
+
+
 def _memory_limit() -> int | str:
     from ksolve.cli_support import resources
 
@@ -57,31 +83,24 @@ def _memory_limit() -> int | str:
     return memory if memory is not None else "auto"
 
 
-def verify_on_cluster(problems: list["Problem"], moves: int | None, rules: str | None, timeout: float,
-                      tries: int | None, duals: bool, jobs: int | None, scheduler: str | None,
+def verify_on_cluster(problems: list["Problem"], options: "RunOptions", jobs: int | None, scheduler: str | None,
                       results: str | None) -> list[tuple["Problem", "Verification"]]:
     """``ksolve verify FOLDER --jobs N``: the folder's verifications as Dask tasks."""
-    from ksolve.runs.runner import hard_limit, optional_cluster
-    from ksolve.runs.verify import verify_all
+    from dataclasses import replace
 
-    if results:
-        from ksolve.cli_support import check_writable
+    from ksolve.execution.collection import verify_all
+    from ksolve.execution.processes import hard_limit
 
-        check_writable(results, "--results")
     memory = _memory_limit()
-    with input_errors(), optional_cluster(jobs, scheduler, memory) as client:
-        return verify_all(problems, moves=moves, rules=rules, seconds=timeout or None, tries=tries, duals=duals,
-                          memory=memory if isinstance(memory, int) else None, client=client, results=results,
-                          hard_timeout=hard_limit(timeout),
+    options = replace(options, memory=memory if isinstance(memory, int) else None)
+    with input_errors(), local_or_remote_cluster(jobs, scheduler, memory) as client:
+        return verify_all(problems, options, client=client, results=results,
+                          hard_timeout=hard_limit(options.seconds, searches=2),
                           progress=task_printer("{problem}: {verdict}", results))
 
 
-def generate_on_cluster(rules: str, games: int, ply: int, seed: int, out_dir: str, fens: list[str] | None,
-                        seconds: float, max_positions: int, jobs: int | None, scheduler: str | None) -> list[dict]:
-    """``ksolve generate --jobs N``: one Dask task per game (``ksolve.runs.generate``)."""
-    from ksolve.runs.generate import generate_on_cluster as generate_games
-    from ksolve.runs.runner import optional_cluster
-
+def game_printer():
+    """A ``generate`` run's progress line per ended game on stderr: the turns examined and the instances found."""
     def progress(ended: int, total: int, result: "TaskResult") -> None:
         if result.status != "done":
             click.echo(f"ksolve: [{ended}/{total}] {result.key}: failed: {result.error}", err=True)
@@ -91,12 +110,7 @@ def generate_on_cluster(rules: str, games: int, ply: int, seed: int, out_dir: st
         click.echo(f"ksolve: [{ended}/{total}] game {rows[0]['game'] if rows else '?'}: {len(rows)} turns examined"
                    f"{'; ' + found if found else ''}", err=True)
 
-    try:
-        with input_errors(), optional_cluster(jobs, scheduler, _memory_limit()) as client:
-            return generate_games(rules, games, ply, seed, out_dir, fens=fens, client=client, progress=progress,
-                                  seconds=seconds, max_positions=max_positions)
-    except OSError as error:
-        fail(f"-o: {error.filename}: {error.strerror}")
+    return progress
 
 
 MEND_KINDS = ("stipulation", "narrow", "remove", "add", "move")
@@ -108,13 +122,14 @@ MEND_KINDS = ("stipulation", "narrow", "remove", "add", "move")
 @click.option("--key", help="The key to keep, as UCI (default: the file's published key).")
 @click.option("--kinds", default=",".join(MEND_KINDS), show_default=True,
               help="The changes to try, comma-separated.")
-@click.option("--timeout", type=click.FloatRange(min=0), default=30.0, show_default=True,
+@click.option("--timeout", type=Seconds(), default=30.0, show_default=True,
               help="Each search's limit in a candidate's checks, in seconds (0: none).")
 @click.option("--max-fixes", type=click.IntRange(min=1), default=20, show_default=True, help="List at most K fixes.")
 @click.option("-o", "--output", "out_dir", type=click.Path(file_okay=False),
               help="Write each fix as a problem file here, with the run's results file (a re-run resumes it).")
 @jobs_option
 @scheduler_option
+@max_memory_option
 def mend(file: str, key: str | None, kinds: str, timeout: float, max_fixes: int, out_dir: str | None,
          jobs: int | None, scheduler: str | None) -> None:
     """Search small changes of a cooked or unsound problem (add a pawn or a
@@ -133,7 +148,6 @@ def mend(file: str, key: str | None, kinds: str, timeout: float, max_fixes: int,
     import ksolve
     from ksolve.cli_support import check_writable, resources
     from ksolve.compose.mend import mend as mend_problem, mended_text
-    from ksolve.runs.runner import optional_cluster
 
     chosen = tuple(kind.strip() for kind in kinds.split(",") if kind.strip())
     unknown = [kind for kind in chosen if kind not in MEND_KINDS]
@@ -146,8 +160,10 @@ def mend(file: str, key: str | None, kinds: str, timeout: float, max_fixes: int,
         problem = ksolve.load_problem(file, resources=resources())
         if key is not None and not _is_uci(key):
             fail(f"--key: {key!r} is not a UCI move such as 'a2g2'")
+        if key is None and problem.published_key is None:
+            fail(f"{problem.source}: published.key: no key to keep (give --key)")
         results = Path(out_dir) / f"{problem.id}-mend.jsonl" if out_dir else None
-        with optional_cluster(jobs, scheduler) as client:
+        with local_or_remote_cluster(jobs, scheduler) as client:
             report = mend_problem(problem, key, chosen, timeout or None, max_fixes, client, results,
                                   task_printer("{label}: {stage}: {reason}", results))
     click.echo(report.summary())
@@ -175,7 +191,7 @@ def _is_uci(text: str) -> bool:
 @click.option("--rules", "rules_name", default="berkeley", show_default=True, help="Referee rule set.")
 @click.option("--count", type=click.IntRange(min=1), default=5, show_default=True, help="Problems to find.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the candidates.")
-@click.option("--timeout", type=click.FloatRange(min=0), default=30.0, show_default=True,
+@click.option("--timeout", type=Seconds(), default=30.0, show_default=True,
               help="Each search's limit in a candidate's checks, in seconds (0: none).")
 @click.option("--max-candidates", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Give up after this many candidates.")
@@ -186,6 +202,7 @@ def _is_uci(text: str) -> bool:
               help="Folder for the problem files, booklet.html and the resumable results file.")
 @jobs_option
 @scheduler_option
+@max_memory_option
 def compose(material: str, hidden: tuple[str, ...], moves: int, rules_name: str, count: int, seed: int,
             timeout: float, max_candidates: int, batch: int, max_belief: int, out_dir: str, jobs: int | None,
             scheduler: str | None) -> None:
@@ -205,9 +222,8 @@ def compose(material: str, hidden: tuple[str, ...], moves: int, rules_name: str,
     from pathlib import Path
 
     import ksolve
-    from ksolve.cli_support import check_writable
+    from ksolve.cli_support import check_writable, memory_budget
     from ksolve.compose.compose import ComposeSpec, compose as compose_problems, parse_material, write_problems
-    from ksolve.runs.runner import optional_cluster
 
     check_writable(out_dir, "-o", folder=True)
     with input_errors():
@@ -215,9 +231,9 @@ def compose(material: str, hidden: tuple[str, ...], moves: int, rules_name: str,
         if rules.goal != "mate":
             fail(f"--rules: compose writes mate problems (#N); {rules.name} is won by capturing the king")
         spec = ComposeSpec(parse_material(material), hidden, moves, rules.name, count, seed, timeout or None,
-                           max_belief, batch, max_candidates)
+                           max_belief, batch, max_candidates, memory_budget())
         ksolve.position_belief("4k3/8/8/8/8/8/8/4K3 w - - 0 1", list(hidden), rules)  # the hidden units read
-        with optional_cluster(jobs, scheduler) as client:
+        with local_or_remote_cluster(jobs, scheduler) as client:
             report = compose_problems(spec, client, Path(out_dir) / "results.jsonl",
                                       task_printer("{label}: {stage}: {reason}", Path(out_dir) / "results.jsonl"))
     click.echo(report.summary())

@@ -20,15 +20,15 @@ SIDES = ("white", "black", "random")
 
 @click.command()
 @click.option("--rules", "rules_name", default="wild16", show_default=True,
-              help="Rule set: berkeley, berkeley-any, english, cincinnati, rand, wild16 or fog-of-war.")
+              help="Rule set: berkeley, berkeley-any, english, cincinnati, rand, wild16 (ICC's words) or fog-of-war.")
 @click.option("--side", type=click.Choice(SIDES), default="white", show_default=True, help="The side you play.")
 @click.option("--seed", type=int, default=None, help="The computer's random seed (default: a fresh one).")
 @click.option("--fen", help="Start position (Kriegspiel only; default: the standard one).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the full game's PGN here at the end.")
 def play(rules_name: str, side: str, seed: int | None, fen: str | None, output: str | None) -> None:
     """Play Kriegspiel or Fog of War against the computer in the terminal:
-    type attempts in UCI (e2e4), 'any', 'board', 'help' or 'resign';
-    Ctrl-C or end of input leaves the game.
+    type attempts in SAN (Nf3, exd5, O-O) or UCI (e2e4), 'any', 'board',
+    'rules', 'help' or 'resign'; Ctrl-C or end of input leaves the game.
 
     \b
     Example:

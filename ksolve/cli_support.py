@@ -1,7 +1,9 @@
 """The command line's plumbing, shared by every command: the one
-``ksolve: error:`` line for bad input and usage errors (exit 2), Ctrl-C as
-one ``ksolve: interrupted:`` line (exit 130), checking output paths before
-the work, the ``--max-memory`` option, and progress lines on stderr.
+``ksolve: error:`` line for bad input and usage errors (exit 2, the
+library's words for a setting given the option's name: ``cli_message``),
+Ctrl-C as one ``ksolve: interrupted:`` line (exit 130), checking output paths
+before the work, the ``--max-memory``, ``--timeout`` and ``--jobs`` options,
+and progress lines on stderr.
 
 >>> usage_line(click.BadParameter("-1.0 is not in the range x>=0.", param=click.Option(["--timeout"])))
 '--timeout: -1.0 is not in the range x>=0'
@@ -9,31 +11,97 @@ the work, the ``--max-memory`` option, and progress lines on stderr.
 
 from __future__ import annotations
 
+import math
+import re
 import sys
 from contextlib import contextmanager
-from typing import Callable, Iterator, NoReturn
+from typing import TYPE_CHECKING, Callable, Iterator, NoReturn
 
 import click
+
+from ksolve.execution.options import DEFAULT_SECONDS
+
+if TYPE_CHECKING:
+    from ksolve.errors import InputError
 
 EXIT_SOLVED, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130
 """Ctrl-C (128 + SIGINT, as shells report it)."""
-DEFAULT_TIMEOUT = 600.0
+DEFAULT_TIMEOUT = DEFAULT_SECONDS
 """Seconds after which solve, verify and report give up (status unknown); ``--timeout 0``: no limit."""
 _ESTABLISHED = "ksolve.established"
 """``ctx.meta`` key of a callable saying what a command has established so far."""
+_EXIT_AT_ONCE = "ksolve.exit_at_once"
+"""``ctx.meta`` key: Ctrl-C ends the process at once, after its line (a local Dask cluster runs)."""
+OPTIONS = {"memory": "--max-memory", "jobs": "--jobs", "scheduler": "--scheduler", "timeout": "--timeout",
+           "key": "--key", "moves": "--moves", "nodes": "--max-nodes", "tries": "--tries", "search": "--search",
+           "rules": "--rules"}
+"""The option that gives each run setting the library's errors speak of (``ksolve.errors.SETTINGS``)."""
+MAX_LINE = 300
+"""The longest error line: a longer reason is cut, saying how much was left out."""
 
 
 def fail(message: str) -> NoReturn:
-    """Print one clear error line and exit with the bad-input code."""
-    click.echo(f"ksolve: error: {message}", err=True)
+    """Print one clear error line (at most ``MAX_LINE`` characters) and exit with the bad-input code."""
+    click.echo(f"ksolve: error: {shortened(' '.join(message.split()))}", err=True)
     sys.exit(EXIT_BAD_INPUT)
+
+
+def warn(message: str) -> None:
+    """Print one warning line on stderr (the command goes on)."""
+    click.echo(f"ksolve: warning: {message}", err=True)
+
+
+def shortened(line: str, limit: int = MAX_LINE) -> str:
+    """``line``, or its beginning and end with what was left out said between them.
+
+    >>> shortened("x" * 20, 12)
+    'xxxxxxxx…(11 characters left out)…x'
+    >>> shortened("short", 12)
+    'short'
+    """
+    if len(line) <= limit:
+        return line
+    head = max(1, limit * 2 // 3)
+    tail = max(1, limit - head - 40)
+    left_out = len(line) - head - tail
+    return f"{line[:head]}…({left_out:,} characters left out)…{line[-tail:]}"
+
+
+def cli_message(error: "InputError") -> str:
+    """The library's error in the command line's words: a setting it speaks of
+    named by its option (``OPTIONS``), said to be the default when not given.
+
+    >>> from ksolve.errors import InputError, SettingError
+    >>> cli_message(SettingError("jobs", "-1 is not a number"))
+    '--jobs: -1 is not a number'
+    >>> cli_message(InputError("f.toml: position.hidden: over the memory budget of 1.0 GB", "memory"))
+    'f.toml: position.hidden: over the memory budget of 1.0 GB (by default half of the memory; --max-memory sets another)'
+    """
+    from ksolve.errors import SettingError
+
+    setting = getattr(error, "setting", None)
+    if setting is None:
+        return str(error)
+    option = OPTIONS[setting]
+    default = setting == "memory" and not _memory_given()
+    if isinstance(error, SettingError):
+        return f"{option}{' (not given: by default half of the memory)' if default else ''}: {error.reason}"
+    return f"{error} ({'by default half of the memory; ' + option + ' sets another' if default else option})"
+
+
+def _memory_given() -> bool:
+    context = click.get_current_context(silent=True)
+    return context is not None and _MAX_MEMORY in context.meta
 
 
 def check_writable(path: str, option: str, folder: bool = False) -> None:
     """Fail at once, before any long work, unless ``path`` can be written: a
-    file, or with ``folder`` a folder (made with its parents if missing)."""
-    import os
+    file, or with ``folder`` a folder (made with its parents when the work
+    writes it).  Tried, not guessed: a file is opened for appending (or made
+    and removed), a folder gets a file (or, missing, a subfolder in its
+    nearest existing parent) made and removed, so that ``/proc/x`` or a
+    read-only file system fails here as it would after the work."""
     from pathlib import Path
 
     target = Path(path)
@@ -46,8 +114,37 @@ def check_writable(path: str, option: str, folder: bool = False) -> None:
         fail(f"{option}: cannot write {path}: no such folder {existing}")
     if not existing.is_dir() and existing != target:
         fail(f"{option}: cannot write {path}: {existing} is a file, not a folder")
-    if not os.access(existing, os.W_OK):
-        fail(f"{option}: cannot write {path}: permission denied")
+    reason = _write_refused(target, existing, folder)
+    if reason:
+        fail(f"{option}: cannot write {path}: {reason}")
+
+
+def _write_refused(target, existing, folder: bool) -> str | None:
+    """Why writing ``target`` (a file, or a folder under its nearest existing
+    ``existing``) fails, found by trying it and undoing the try; None if it works."""
+    import os
+    import shutil
+    import tempfile
+
+    try:
+        if folder:
+            if target.exists():
+                with tempfile.TemporaryFile(dir=target):
+                    pass
+            else:
+                shutil.rmtree(tempfile.mkdtemp(dir=existing, prefix=".ksolve-"))
+        elif target.exists():
+            with open(target, "a", encoding="utf-8"):
+                pass
+        else:
+            with open(target, "x", encoding="utf-8"):
+                pass
+            os.unlink(target)
+    except OSError as error:
+        where = target if target.exists() else existing
+        reason = str(error.strerror or error)
+        return f"{reason[:1].lower() + reason[1:]} ({'in ' if where.is_dir() and where != target else ''}{where})"
+    return None
 
 
 def write_output(path: str, text: str, option: str = "-o") -> None:
@@ -67,7 +164,7 @@ def input_errors() -> Iterator[None]:
     try:
         yield
     except InputError as error:
-        fail(str(error))
+        fail(cli_message(error))
 
 
 class Group(click.Group):
@@ -91,6 +188,7 @@ class Group(click.Group):
 
     def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
         try:
+            _refuse_negative_jobs(args)
             return super().make_context(info_name, args, parent, **extra)
         except click.exceptions.NoArgsIsHelpError:
             raise
@@ -101,7 +199,34 @@ class Group(click.Group):
 def _say_interrupted(ctx: click.Context) -> NoReturn:
     established = ctx.meta.get(_ESTABLISHED)
     click.echo(f"ksolve: interrupted{': ' + established() if established else ''}", err=True)
+    if ctx.meta.get(_EXIT_AT_ONCE):
+        import os
+
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(EXIT_INTERRUPTED)
     sys.exit(EXIT_INTERRUPTED)
+
+
+def exit_at_once_on_ctrl_c() -> None:
+    """Let Ctrl-C end the process right after its line, without Python's
+    exit handlers: a local Dask cluster's workers are killed on Ctrl-C
+    (``runs.runner.cluster_client``), and distributed's own exit handler would
+    then spend seconds closing the cluster and print its errors about them."""
+    click.get_current_context().meta[_EXIT_AT_ONCE] = True
+
+
+def _refuse_negative_jobs(args: list[str]) -> None:
+    """Fail on ``--jobs -N`` (or ``--jobs=-N``) with the line ``Jobs`` gives:
+    where the value of ``--jobs`` may be left out (``verify``, ``compose``...),
+    click would take ``-1`` for an unknown option.
+
+    >>> _refuse_negative_jobs(["verify", "dir", "--jobs", "2", "--tries", "-1"])
+    """
+    for arg, after in zip(args, [*args[1:], ""]):
+        value = after if arg == "--jobs" else arg[len("--jobs="):] if arg.startswith("--jobs=") else None
+        if value is not None and re.fullmatch(r"-\d+", value.strip()):
+            fail(f"--jobs: {value.strip()} {JOBS_REASON}")
 
 
 def caused_by_ctrl_c(error: BaseException) -> bool:
@@ -161,14 +286,74 @@ _MAX_MEMORY = "ksolve.max_memory"
 
 
 def _read_max_memory(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    """Keep ``--max-memory`` in bytes for ``_resources``, or fail with one line."""
+    """Keep ``--max-memory`` in bytes for ``_resources``, or fail with one line:
+    not a size, no more than this process holds already, or more than the
+    machine's memory."""
     if value is not None:
-        from ksolve.resources import parse_memory
+        from ksolve.resources import check_budget, parse_memory
 
         try:
-            ctx.meta[_MAX_MEMORY] = parse_memory(value)
+            ctx.meta[_MAX_MEMORY] = check_budget(parse_memory(value), value)
         except ValueError as error:
             fail(f"--max-memory: {error}")
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds, 0 or more and finite (``--timeout nan`` is no limit
+    anyone means: said as an error, as a negative number is)."""
+
+    name = "seconds"
+
+    def __init__(self, least: float = 0) -> None:
+        super().__init__(min=least)
+
+    def convert(self, value, param, ctx) -> float:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value} is not a number of seconds", param, ctx)
+        return number
+
+
+JOBS_REASON = "is not a number of worker processes (1 or more; 0: one per core)"
+
+
+class Jobs(click.ParamType):
+    """A number of worker processes, 1 or more (0: one per core); ``capped``
+    keeps it to the machine's cores."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx) -> int:
+        if isinstance(value, int):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip())
+            except ValueError:
+                self.fail(f"{value!r} {JOBS_REASON}", param, ctx)
+        if number < 0:
+            self.fail(f"{number} {JOBS_REASON}", param, ctx)
+        return number
+
+
+JOBS = Jobs()
+
+
+def capped(jobs: int | None) -> int | None:
+    """``--jobs`` kept to the machine's cores: more is one warning line and the
+    cores (the work is the same, and each process more than the cores only
+    costs memory, a copy of the belief, and switching; a warning rather than an
+    error, so that a script written for a larger machine still runs).
+
+    >>> capped(None), capped(0), capped(1)
+    (None, 0, 1)
+    """
+    cores = machine_cores()
+    if jobs is not None and jobs > cores:
+        warn(f"--jobs {jobs}: this machine has {cores} core{'s' if cores > 1 else ''}; "
+             f"{cores} worker process{'es' if cores > 1 else ''}")
+        return cores
+    return jobs
 
 
 max_memory_option = click.option(
@@ -178,14 +363,23 @@ max_memory_option = click.option(
 
 
 def search_limits(timeout: float | None, max_nodes: int | None = None):
-    """The search's limits: ``--timeout`` (0: none), ``--max-nodes`` and the
+    """The search's limits, read as ``RunOptions`` (``ksolve.execution.options``): ``--timeout`` (0: none), ``--max-nodes`` and the
     ``--max-memory`` budget (default: half of this machine's memory), which
     sizes the search's tables and stops it as "unknown" rather than let it
     run out of memory."""
-    import ksolve
+    from dataclasses import replace
 
-    memory = ksolve.Resources(click.get_current_context().meta.get(_MAX_MEMORY)).budget
-    return ksolve.Limits(timeout or None, max_nodes, memory)
+    import ksolve
+    from ksolve.execution.options import RunOptions
+
+    with input_errors():
+        limits = RunOptions(seconds=timeout or None, nodes=max_nodes).limits()
+    return replace(limits, memory=ksolve.Resources(click.get_current_context().meta.get(_MAX_MEMORY)).budget)
+
+
+def memory_budget() -> int | None:
+    """The ``--max-memory`` budget in bytes, None when not given."""
+    return click.get_current_context().meta.get(_MAX_MEMORY)
 
 
 def machine_cores() -> int:
@@ -202,8 +396,8 @@ def solve_jobs(jobs: int | None, at_most: bool, search: str) -> int:
     for little gain: ``README.md``) and for ``--search dfs`` (the workers
     search by proof numbers, so asking for both is an error).
 
-    >>> solve_jobs(None, True, "pn"), solve_jobs(3, False, "pn"), solve_jobs(None, False, "dfs")
-    (1, 3, 1)
+    >>> solve_jobs(None, True, "pn"), solve_jobs(1, False, "pn"), solve_jobs(None, False, "dfs")
+    (1, 1, 1)
     """
     if search == "dfs":
         if jobs not in (None, 1):
@@ -211,7 +405,7 @@ def solve_jobs(jobs: int | None, at_most: bool, search: str) -> int:
         return 1
     if jobs is None:
         return 1 if at_most else machine_cores()
-    return jobs or machine_cores()
+    return capped(jobs) or machine_cores()
 
 
 def progress_printer(deepening_goal: str | None = None, subject: str = ""):
@@ -240,11 +434,28 @@ def progress_printer(deepening_goal: str | None = None, subject: str = ""):
     return report
 
 
+COMPILE_NOTE_EVERY = 5.0
+"""Seconds of compilation between two lines saying it goes on."""
+
+
 def say_when_compiling() -> None:
-    """Say on stderr when numba begins to compile kernels (a first run, some 30 s)."""
-    from ksolve.compilation import announce_compilation
+    """Say on stderr when numba begins to compile kernels (a first run, some
+    30-90 s: not counted in the time limit or the seconds reported), and every
+    ``COMPILE_NOTE_EVERY`` seconds of it how long it has taken (the
+    compilation of worker processes included, ``compilation.heard_compilation``)."""
+    from ksolve.compilation import announce_compilation, compile_seconds, listen_to_compilation
 
     announce_compilation(lambda: click.echo("ksolve: compiling kernels (first run only)...", err=True))
+    said = [0.0]
+
+    def note(compiling: bool) -> None:
+        seconds = compile_seconds()
+        if compiling and seconds - said[0] >= COMPILE_NOTE_EVERY:
+            said[0] = seconds
+            click.echo(f"ksolve: still compiling kernels (first run only): {seconds:.0f} s so far, not counted in "
+                       "the time limit", err=True)
+
+    listen_to_compilation(note)
 
 
 def resources():

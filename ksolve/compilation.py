@@ -35,6 +35,8 @@ class _CompileWatch(event.Listener):
         self.started = 0.0
         self.seconds = 0.0
         self.announce: Callable[[], None] | None = None
+        self.listener: Callable[[bool], None] | None = None
+        """Told ``True`` when an outermost compilation begins, ``False`` when it ends."""
 
     def on_start(self, _event: event.Event) -> None:
         if self.depth == 0:
@@ -42,12 +44,16 @@ class _CompileWatch(event.Listener):
             announce, self.announce = self.announce, None
             if announce is not None:
                 announce()
+            if self.listener is not None:
+                self.listener(True)
         self.depth += 1
 
     def on_end(self, _event: event.Event) -> None:
         self.depth -= 1
         if self.depth == 0:
             self.seconds += time.perf_counter() - self.started
+            if self.listener is not None:
+                self.listener(False)
 
 
 _WATCH = _CompileWatch()
@@ -58,6 +64,24 @@ def announce_compilation(announce: Callable[[], None]) -> None:
     """Call ``announce()`` once, when numba next begins to compile (loading a
     kernel from numba's disk cache is not compiling)."""
     _WATCH.announce = announce
+
+
+def listen_to_compilation(listener: Callable[[bool], None] | None) -> None:
+    """Tell ``listener(True)`` when numba begins to compile and ``listener(False)``
+    when it is done (None: no more): a worker process tells its parent, whose
+    clock of the time limit leaves the compilation out too."""
+    _WATCH.listener = listener
+
+
+def heard_compilation(compiling: bool) -> None:
+    """A worker process began (``True``) or ended (``False``) compiling: counted
+    as this process's own compilation (its announcement, its listener, and its
+    seconds left out of ``work_clock``), so that a parent's time limit and
+    reported seconds leave out its workers' compilation too."""
+    if compiling:
+        _WATCH.on_start(None)
+    elif _WATCH.depth > 0:
+        _WATCH.on_end(None)
 
 
 def compile_seconds() -> float:

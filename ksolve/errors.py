@@ -13,12 +13,53 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+BOM = b"\xef\xbb\xbf"
+"""UTF-8's byte-order mark, which some editors write first."""
 _CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 """Bytes no text file holds (tab, line feed and carriage return are text)."""
 
 
 class InputError(ValueError):
-    """Input ksolve cannot use (a file, a field, an option); the message names it and the reason."""
+    """Input ksolve cannot use (a file, a field, a setting); the message names it and the reason.
+
+    ``setting``: the run setting (a key of ``SETTINGS``) the message speaks of,
+    if any: the library names a setting in words ("the memory budget"), never
+    as one front end's option, and each front end adds its own name for it
+    (the command line ``--max-memory``, the web API ``options.max_memory``)."""
+
+    def __init__(self, message: str, setting: str | None = None) -> None:
+        super().__init__(message)
+        self.setting = setting
+
+    def __reduce__(self):
+        return type(self)._rebuilt, (type(self), str(self), self.setting, self.__dict__)
+
+    @staticmethod
+    def _rebuilt(kind: type, message: str, setting: str | None, fields: dict) -> "InputError":
+        """The error again in another process (its fields kept, whatever its ``__init__`` takes)."""
+        error = InputError.__new__(kind)
+        InputError.__init__(error, message, setting)
+        error.__dict__.update(fields)
+        return error
+
+
+SETTINGS = {"memory": "memory budget", "jobs": "worker processes", "scheduler": "Dask scheduler",
+            "timeout": "time limit", "key": "key to keep", "moves": "moves", "nodes": "node limit",
+            "tries": "tries", "search": "search", "rules": "rule set"}
+"""The run settings an error may be about, with the library's words for them."""
+
+
+class SettingError(InputError):
+    """A run setting that cannot be used: ``reason`` says why, after the setting's words.
+
+    >>> error = SettingError("jobs", "1,000 is more than this machine's 2 cores")
+    >>> str(error), error.setting, error.reason
+    ("worker processes: 1,000 is more than this machine's 2 cores", 'jobs', "1,000 is more than this machine's 2 cores")
+    """
+
+    def __init__(self, setting: str, reason: str) -> None:
+        super().__init__(f"{SETTINGS[setting]}: {reason}", setting)
+        self.reason = reason
 
 
 class NotText(InputError):
@@ -39,6 +80,9 @@ def decode_text(data: bytes) -> str:
     ...
     ksolve.errors.NotText: line 2, column 2: control byte 0x00: binary data, not a text file
     """
+    if data.startswith(BOM):
+        raise NotText(1, 1, "the file begins with a byte-order mark (bytes EF BB BF): save it as UTF-8 without one "
+                            "(the TOML, JSON and PGN readers take none)")
     control = _CONTROL.search(data)
     if control:
         line, column = _line_column(data, control.start())

@@ -61,8 +61,8 @@ _TWIN_FIELDS = {"name", "fen", "hidden", "positions", "stipulation", "key", "not
 class ProblemError(InputError):
     """A problem file that cannot be used: ``file: field: reason``."""
 
-    def __init__(self, source: str, field_name: str, reason: str) -> None:
-        super().__init__(f"{source}: {field_name}: {reason}")
+    def __init__(self, source: str, field_name: str, reason: str, setting: str | None = None) -> None:
+        super().__init__(f"{source}: {field_name}: {reason}", setting)
         self.source, self.field_name, self.reason = source, field_name, reason
 
 
@@ -134,7 +134,7 @@ class Problem:
                 belief = BeliefState.from_hidden(self.fen, self.hidden, self.rules.fog, self.resources)
             except (ValueError, HiddenUnitError) as error:
                 raise ProblemError(self.source, "position.hidden" if self.hidden else "position.fen",
-                                   str(error)) from None
+                                   str(error), getattr(error, "setting", None)) from None
         return belief
 
     def __getstate__(self) -> dict:
@@ -175,20 +175,35 @@ def load_problem_text(text: str, source: str = "<problem>", default_id: str = "p
                       resources: "Resources | None" = None) -> Problem:
     """Read and validate a problem from TOML text (its belief enumerated within ``resources``:
     a memory budget, by default half of the machine's memory, and a progress callback)."""
+    if text.startswith("\ufeff"):
+        raise ProblemError(source, "toml", "line 1, column 1: the text begins with a byte-order mark (U+FEFF): save "
+                                           "it as UTF-8 without one")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ProblemError(source, "toml", str(error)) from None
+    except RecursionError:
+        raise ProblemError(source, "toml", "arrays or tables nested too deeply (a problem file nests a few "
+                                           "levels: [position], [[twin]], hidden = [...])") from None
     twins = data.get("twin", [])
     if not isinstance(twins, list) or not all(isinstance(t, dict) for t in twins):
         raise ProblemError(source, "twin", "must be [[twin]] tables")
     problem = _from_data(data, text, source, default_id, resources)
+    names: dict[str, int] = {}
     for number, twin in enumerate(twins, 1):
         name, changed = twin_data(data, twin, source, number)
+        if name in names:
+            raise ProblemError(source, f"twin[{number}].name", f"{name!r} names twin[{names[name]}] too: each twin "
+                                                               "needs a name of its own")
+        names[name] = number
+        if changed.get("position") == data.get("position") and changed.get("stipulation") == data.get("stipulation"):
+            raise ProblemError(source, f"twin[{number}]", "changes nothing: a twin gives another fen, hidden, "
+                                                          "positions or stipulation")
         try:
             member = _from_data(changed, text, source, f"{problem.id}-{name}", resources, twin=name)
         except ProblemError as error:
-            raise ProblemError(source, f"twin[{number}] ({name}): {error.field_name}", error.reason) from None
+            raise ProblemError(source, f"twin[{number}] ({name}): {error.field_name}", error.reason,
+                               error.setting) from None
         member.id, member.twin_note = f"{problem.id}-{name}", _text(twin, "note", source, within=f"twin[{number}].")
         problem.twins.append(member)
     return problem
@@ -211,7 +226,7 @@ def twin_data(data: dict, twin: dict, source: str, number: int) -> tuple[str, di
                            f"unknown field (known: {', '.join(sorted(_TWIN_FIELDS))})")
     name = twin.get("name", chr(ord("a") + number))
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.]{1,20}", name):
-        raise ProblemError(source, f"twin[{number}].name", f"must be a short name such as 'b', got {name!r}")
+        raise ProblemError(source, f"twin[{number}].name", f"must be a short name such as 'b', got {_shown(name)}")
     changed = {key: value for key, value in data.items() if key != "twin"}
     position = dict(changed.get("position") or {})
     if "positions" in twin:
@@ -266,13 +281,15 @@ def _from_data(data: dict, text: str, source: str, default_id: str, resources: "
     year = data.get("year")
     if year is not None and (not isinstance(year, int) or isinstance(year, bool) or year not in YEARS):
         raise ProblemError(source, "year", f"must be a year such as 1976 ({YEARS.start} to {YEARS.stop - 1}), "
-                                           f"got {year!r}")
+                                           f"got {_shown(year)}")
     problem.year = year
     problem.twin, problem.variant = twin, variant
     _read_conditions(data.get("condition", []), problem, source)
     _read_probes(data, problem, source)
     _read_position(data.get("position"), problem, source)
     _read_published(data.get("published"), problem, source)
+    _check_condition_moves(problem, source)
+    problem.belief()  # an empty, contradictory or oversized belief is a bad problem file
     return problem
 
 
@@ -336,6 +353,8 @@ def _read_conditions(tables: Any, problem: Problem, source: str) -> None:
         if unknown:
             raise ProblemError(source, f"{where}.{unknown[0]}",
                                f"unknown field (known: {', '.join(sorted(_CONDITION_FIELDS))})")
+        if "move" in table and "moves" in table:
+            raise ProblemError(source, f"{where}.move", "give move (one) or moves (a list), not both")
         moves = table.get("moves", [table["move"]] if "move" in table else None)
         if not isinstance(moves, list) or not moves:
             raise ProblemError(source, f"{where}.moves", "missing: the move (or list of moves) Black will not play")
@@ -345,7 +364,7 @@ def _read_conditions(tables: Any, problem: Problem, source: str) -> None:
         at = table.get("at")
         if at is not None and (not isinstance(at, int) or isinstance(at, bool) or not 1 <= at <= problem.moves):
             raise ProblemError(source, f"{where}.at", f"must be Black's move number, 1 to {problem.moves}, "
-                                                      f"got {at!r}")
+                                                      f"got {_shown(at)}")
         problem.conditions.append(Condition(frozenset(moves), at, _text(table, "note", source, within=f"{where}.")))
 
 
@@ -360,7 +379,8 @@ def _read_probes(data: dict, problem: Problem, source: str) -> None:
     if not problem.rules.probes:
         raise ProblemError(source, "probes", f"only the modern rule set has probes, not {problem.rules.name}")
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ProblemError(source, "probes", f"must be the number of squares per probe, 1 to 7, got {value!r}")
+        raise ProblemError(source, "probes",
+                           f"must be the number of squares per probe, 1 to 7, got {_shown(value)}")
     try:
         problem.rules = problem.rules.with_probes(value)
     except ValueError as error:
@@ -378,8 +398,20 @@ def _text(data: dict, name: str, source: str, required: bool = False, within: st
             raise ProblemError(source, within + name, "missing")
         return ""
     if not isinstance(value, str):
-        raise ProblemError(source, within + name, f"must be a string, got {value!r}")
+        raise ProblemError(source, within + name, f"must be a string, got {_shown(value)}")
     return value
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    """A field's value as an error shows it: its repr cut short, a list or table by its kind and size.
+
+    >>> _shown(7), _shown([[1]] * 500), _shown("x" * 100)[-4:]
+    ('7', 'a list of 500 items', 'xxx…')
+    """
+    if isinstance(value, (list, dict)):
+        return f"a {'list' if isinstance(value, list) else 'table'} of {len(value):,} item{'s' if len(value) != 1 else ''}"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _read_position(section: Any, problem: Problem, source: str) -> None:
@@ -402,13 +434,13 @@ def _read_position(section: Any, problem: Problem, source: str) -> None:
         if len(numbers) > 1 and any(condition.at is not None for condition in problem.conditions):
             raise ProblemError(source, "position.positions", f"move numbers {numbers[0]} to {numbers[-1]}: a "
                                "[[condition]] at a move number needs the listed positions at one move number")
-        problem.belief()  # every listed position must be legal
-        return
+        return  # every listed position must be legal: the belief, enumerated last, says
     fen = section.get("fen")
     if fen is None:
         raise ProblemError(source, "position.fen", "missing (a FEN of the visible men)")
     if not isinstance(fen, str):
-        raise ProblemError(source, "position.fen", f"must be a string (a FEN of the visible men), got {fen!r}")
+        raise ProblemError(source, "position.fen",
+                           f"must be a string (a FEN of the visible men), got {_shown(fen)}")
     board = _check_fen(fen, problem, source, "position.fen")
     problem.fen = fen
     problem.fullmove = board.fullmove_number
@@ -417,11 +449,41 @@ def _read_position(section: Any, problem: Problem, source: str) -> None:
         raise ProblemError(source, "position.hidden", "must be a list of units")
     for number, unit in enumerate(hidden, 1):
         problem.hidden.append(_read_unit(unit, source, f"position.hidden[{number}]"))
-    reason = position_error(board, problem.hidden, fog=problem.rules.fog)
+    reason = position_error(board, problem.hidden, fog=problem.rules.fog) or _too_many_units(board, problem.hidden)
     if reason:
         raise ProblemError(source, "position.hidden" if reason.startswith("hidden unit") else "position.fen",
                            reason)
-    problem.belief()  # an empty, contradictory or oversized belief is a bad problem file
+
+
+def _too_many_units(board: chess.Board, hidden: list[HiddenUnit]) -> str | None:
+    """More hidden units of a side than it can have men besides its visible ones (optional units included)."""
+    for color, name in ((chess.WHITE, "white"), (chess.BLACK, "black")):
+        units = sum(unit.color == color for unit in hidden)
+        room = 16 - chess.popcount(board.occupied_co[color])
+        if units > room:
+            return (f"hidden units: {units:,} {name} ones where at most {room} fit besides the visible men (a side "
+                    "has at most 16 men)")
+    return None
+
+
+def _boards(problem: Problem) -> list[chess.Board]:
+    """The visible position, or each listed one."""
+    return [chess.Board(fen) for fen in (problem.positions or [problem.fen])]
+
+
+def _check_condition_moves(problem: Problem, source: str) -> None:
+    """Each ``[[condition]]`` names a move a black man could play at that reply
+    (``moves_check``; of a list, one at least: "every move from d5" may list
+    the moves of any man)."""
+    from ksolve.moves_check import condition_move_error
+
+    boards = _boards(problem)
+    for number, condition in enumerate(problem.conditions, 1):
+        reasons = [condition_move_error(boards, problem.hidden, move, condition.at, problem.moves)
+                   for move in sorted(condition.moves)]
+        if all(reasons):
+            raise ProblemError(source, f"condition[{number}].moves", reasons[0] if len(reasons) == 1 else
+                               f"none of its {len(reasons)} moves can be played: {reasons[0]}")
 
 
 def _check_fen(fen: str, problem: Problem, source: str, field_name: str) -> chess.Board:
@@ -471,7 +533,12 @@ def _read_published(section: Any, problem: Problem, source: str) -> None:
     key = section.get("key")
     if key is not None:
         if not isinstance(key, str) or not re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", key):
-            raise ProblemError(source, "published.key", f"{key!r} is not a UCI move such as 'a2g2'")
+            raise ProblemError(source, "published.key", f"{_shown(key)} is not a UCI move such as 'a2g2'")
+        from ksolve.moves_check import key_error
+
+        reason = key_error(_boards(problem), problem.hidden, key)
+        if reason:
+            raise ProblemError(source, "published.key", reason)
         problem.published_key = key
     problem.published_solution = _text(section, "solution", source, within="published.")
     problem.notes = problem.notes or _text(section, "notes", source, within="published.")

@@ -10,8 +10,8 @@ counted at ``BYTES_PER_POSITION``, three rows.
 (4294967296, 536870912, 1610612736)
 >>> Resources(memory=parse_memory("1G")).max_positions
 2485513
->>> format_bytes(3 * 2**30), format_bytes(5 * 2**20)
-('3.0 GB', '0.005 GB')
+>>> format_bytes(3 * 2**30), format_bytes(5 * 2**20), format_bytes(1536)
+('3.0 GB', '5 MB', '1.5 KB')
 """
 
 from __future__ import annotations
@@ -37,6 +37,15 @@ EnumerationProgress = Callable[[int, int, int], None]
 """Called while a belief is enumerated: placements tried, placements in all, positions kept."""
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
+
+
+def resident_bytes() -> int | None:
+    """The process's resident size now (Linux ``/proc``; None elsewhere)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def physical_memory() -> int | None:
@@ -69,8 +78,38 @@ def parse_memory(text: str) -> int:
 
 
 def format_bytes(size: float) -> str:
-    """A size in GB (2**30 bytes), as the budget errors say it."""
-    return f"{size / 2**30:.1f} GB" if size >= 2**30 / 10 else f"{size / 2**30:.3f} GB"
+    """A size as the budget errors say it: GB (2**30 bytes) from a tenth of one, else MB or KB."""
+    if size >= 2**30 / 10:
+        return f"{size / 2**30:,.1f} GB"
+    if size >= 2**20:
+        return f"{size / 2**20:,.0f} MB"
+    return f"{size / 2**10:,.1f} KB"
+
+
+def check_budget(budget: int, text: str = "") -> int:
+    """``budget`` (bytes, said as ``text``) if a process can work within it:
+    ``ValueError`` if it is no more than this process holds already, or more
+    than the machine's memory.
+
+    >>> check_budget(0, "0")
+    Traceback (most recent call last):
+    ...
+    ValueError: 0 is no memory at all (a budget such as 4G, 512M or 1.5G)
+    >>> check_budget(2**80, "1000000000G")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 1000000000G is more than this machine's memory (...)
+    """
+    text = text or format_bytes(budget)
+    if budget <= 0:
+        raise ValueError(f"{text} is no memory at all (a budget such as 4G, 512M or 1.5G)")
+    held = resident_bytes()
+    if held is not None and budget <= held:
+        raise ValueError(f"{text} is less than ksolve holds before doing anything ({format_bytes(held)})")
+    machine = physical_memory()
+    if machine is not None and budget > machine:
+        raise ValueError(f"{text} is more than this machine's memory ({format_bytes(machine)})")
+    return budget
 
 
 @dataclass(frozen=True)
@@ -93,10 +132,13 @@ class Resources:
 
 
 class OverMemoryBudget(ValueError):
-    """A belief that would not fit the memory budget."""
+    """A belief that would not fit the memory budget (a message about the
+    budget: ``setting`` for the front ends, which name it their way)."""
+
+    setting = "memory"
 
     def __init__(self, positions: int, budget: int) -> None:
         super().__init__(f"the belief would need ~{positions:,} positions "
                          f"({format_bytes(positions * BYTES_PER_POSITION)}), over the memory budget of "
-                         f"{format_bytes(budget)} (--max-memory)")
+                         f"{format_bytes(budget)}")
         self.positions, self.budget = positions, budget

@@ -28,6 +28,8 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import chess
 import networkx as nx
 import numpy as np
@@ -39,18 +41,13 @@ from ksolve.board.layout import COLUMN_BLACK
 from ksolve.rules.base import FRESH, PROBED, Outcome, RuleSet
 from ksolve.rules.notation import attempt_san, own_board, played_san
 from ksolve.search.base import Search
+from ksolve.attempts import move_label, probe_text as probe_label
 from ksolve.search.prover import ASK, Prover, probe_mask
 
 MAX_LISTED_SQUARES = 8
 """Hidden units' squares are listed on a node when they are at most this many."""
 MAX_REPLY_PARENTS = 200
 """Positions looked at for the Black moves that lead into a reply class."""
-
-
-def move_label(belief: BeliefState, move: int) -> str:
-    """White's attempt in SAN on White's own board (before the referee's answer), e.g. ``Rg2``."""
-    board = position_to_board(belief.positions[0])
-    return attempt_san(own_board(board), move_to_uci(int(move)))
 
 
 def played_label(rules: RuleSet, label: str, key: np.ndarray) -> str:
@@ -180,11 +177,6 @@ def _white_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: in
     return node
 
 
-def probe_label(mask: int) -> str:
-    """A probe in words: ``probe a7,b7``."""
-    return "probe " + ",".join(chess.square_name(square) for square in chess.scan_forward(mask))
-
-
 def _probe_node(tree: nx.DiGraph, prover: Prover, node: int, belief: BeliefState, mask: int, moves: int,
                 number: int) -> None:
     rules = prover.rules
@@ -231,3 +223,88 @@ def key_move(tree: nx.DiGraph) -> str | None:
         if data["kind"] == "probe":
             return data["label"]
     return None
+
+
+# --- navigation and notation of a strategy tree ------------------------------------
+class TreeWalk:
+    """How a strategy tree is walked: each node's length (White moves to the win, at
+    worst, memoised) and its children in the order a solution lists them; the main
+    line follows the first child at every turn (``main_line_nodes``)."""
+
+    def __init__(self, tree: nx.DiGraph) -> None:
+        self.tree = tree
+        self.length = lru_cache(maxsize=None)(self._length)
+
+    def _length(self, node: int) -> int:
+        """White moves to the win from ``node``, at worst."""
+        tree, kind = self.tree, self.tree.nodes[node]["kind"]
+        if kind == "win":
+            return 0
+        lengths = []
+        for _, child, data in tree.out_edges(node, data=True):
+            played = data["kind"] == "answer" and data.get("san") is not None
+            lengths.append(self.length(child) + (1 if played else 0))
+        return max(lengths, default=0)
+
+    def order(self, node: int) -> list[tuple[int, dict]]:
+        """The children of ``node``, longest (then largest) first; moves played before refusals."""
+        tree = self.tree
+        return sorted(((child, data) for _, child, data in tree.out_edges(node, data=True)),
+                      key=lambda cd: (cd[1].get("kind") == "answer" and cd[1].get("san") is None,
+                                      -self.length(cd[0]), -tree.nodes[cd[0]].get("size", 0)))
+
+    def main_line_nodes(self) -> set[int]:
+        """The White turns of the solution's main line (none when several first
+        announcements each open a variation)."""
+        tree, nodes, node = self.tree, set(), 0
+        if tree.nodes[0]["kind"] == "start":
+            return nodes
+        while tree.nodes[node]["kind"] == "white":
+            nodes.add(node)
+            (_, step, edge), = tree.out_edges(node, data=True)
+            node, data = self.order(step)[0]
+            if edge["kind"] in ("ask", "probe") or data["san"] is None:
+                continue
+            if tree.nodes[node]["kind"] != "black":
+                break
+            node = self.order(node)[0][0]
+        return nodes
+
+
+def hidden_note(node: dict) -> str:
+    """`` (B b2/d2/f2)``: where the hidden units may stand, when few squares."""
+    listed = [f"{chess.piece_symbol(chess.PIECE_NAMES.index(name)).upper()} {'/'.join(squares)}"
+              for name, squares in (node.get("hidden") or {}).items() if isinstance(squares, list)]
+    return f" ({'; '.join(listed)})" if listed else ""
+
+
+def black_token(data: dict) -> str:
+    """Black's reply as White hears it: its SAN when White can tell it, else the referee's words."""
+    if data.get("san"):
+        return data["san"]
+    return "(silent)" if data["label"].startswith("Silent") else f"({data['label']})"
+
+
+def path_text(tree: nx.DiGraph, node: int) -> str:
+    """The play from the root to ``node`` as White knows it: ``1.Rg2 2.Rg8 No``."""
+    tokens: list[str] = []
+    path = nx.shortest_path(tree, 0, node)
+    attempt = ""
+    for parent, child in zip(path, path[1:]):
+        data = tree.edges[parent, child]
+        number = tree.nodes[parent].get("number", 1)
+        if data["kind"] == "attempt":
+            attempt = data["label"]
+        elif data["kind"] == "ask":
+            tokens.append(f"{number}.Any?")
+        elif data["kind"] == "probe":
+            tokens.append(f"{number}.{data['label']}:")
+        elif data["kind"] == "answer" and tree.nodes[parent]["kind"] in ("ask", "probe"):
+            tokens.append(data["label"])
+        elif data["kind"] == "answer":
+            tokens.append(f"{number}.{attempt} {data['label']}" if data.get("san") is None else f"{number}.{data['san']}")
+        elif data["kind"] == "reply" and black_token(data) != "(silent)":
+            tokens.append(black_token(data))
+        elif data["kind"] != "reply":  # several first announcements
+            tokens.append(f"{data['label']}:")
+    return " ".join(tokens)

@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import networkx as nx
+import numpy as np
 
 from ksolve.analysis import Analysis, FirstClass
+from ksolve.attempts import attempt_from_text, attempt_text
 from ksolve.belief import BeliefState
 from ksolve.compilation import work_clock
 from ksolve.problem import Problem
@@ -73,29 +75,24 @@ def as_analysis(problem: Problem | Analysis, rules: RuleSet | str | None = None,
 
 def solve(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet | str | None = None,
           limits: Limits | None = None, progress: Progress | None = None, tree: bool = True,
-          search: str = "pn", shortest: bool = True, jobs: int = 1) -> Solution:
-    """Prove or refute the problem's stipulation (``moves``/``rules`` override the file's).
+          search: str = "pn", shortest: bool = True) -> Solution:
+    """Prove or refute the problem's stipulation in this process (``moves``/``rules``
+    override the file's; ``ksolve.solve`` chooses where it runs: ``ksolve.execution.executors``).
 
     ``search``: a name of ``ksolve.search.base.SEARCHES`` (``pn``: df-pn,
     ``dfs``: the depth-first prover alone); both prove the same results, at
     different speeds.  ``shortest``: deepen from one move so that the fewest
     moves are found; False proves the stipulation alone (mate in at most n),
     which is much cheaper for long problems: refuting the depths below the
-    mate is the costly part.  ``jobs``: worker processes sharing White's first
-    attempts (``ksolve.parallel``; with one first class and no probes, else
-    one process).  Raises ``ProblemError`` for a rule set whose goal differs
-    from the stipulation's."""
+    mate is the costly part.  Raises ``ProblemError`` for a rule set whose goal
+    differs from the stipulation's, ``BudgetTooSmall`` when the memory budget
+    holds no search of the belief."""
     started = work_clock()  # the search's time, without compiling kernels
     analysis = as_analysis(problem, rules, moves)
-    firsts = _root_choices(analysis) if jobs > 1 else []
-    if len(firsts) > 1:
-        return _solve_in_workers(analysis, firsts, jobs, limits, progress, tree, shortest, started)
     prover = analysis.prover(limits, progress)
     searcher = make_search(search, prover)
     wins = searcher.wins
-    solution = Solution(UNKNOWN, None, analysis.moves, None, len(analysis.belief), 0, 0.0,
-                        classes=analysis.class_sizes, shortest=shortest, rules=analysis.rules.name,
-                        problem=analysis.problem)
+    solution = new_solution(analysis, shortest)
     found = None
     try:
         for depth in range(1 if shortest else analysis.moves, analysis.moves + 1):
@@ -104,7 +101,7 @@ def solve(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet 
                 found = depth
                 break
     except SearchAborted as aborted:
-        solution.reason = str(aborted) + _established(analysis, prover.run.depth, shortest)
+        solution.reason = str(aborted) + established(analysis, prover.run.depth, shortest)
     else:
         solution.status, solution.moves = (SOLVED if found else NO_SOLUTION), found
         solution.nodes = prover.stats.nodes  # the search's nodes (reading the strategy back adds none of substance)
@@ -114,6 +111,13 @@ def solve(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet 
         solution.nodes = prover.stats.nodes
     solution.seconds = work_clock() - started
     return solution
+
+
+def new_solution(analysis: Analysis, shortest: bool) -> Solution:
+    """The solution a solve fills: nothing decided yet."""
+    return Solution(UNKNOWN, None, analysis.moves, None, len(analysis.belief), 0, 0.0,
+                    classes=analysis.class_sizes, shortest=shortest, rules=analysis.rules.name,
+                    problem=analysis.problem)
 
 
 def _read_strategy(solution: Solution, prover: Prover, analysis: Analysis, moves: int, tree: bool,
@@ -129,12 +133,12 @@ def _read_strategy(solution: Solution, prover: Prover, analysis: Analysis, moves
                                   lambda p, b, m: strategy_tree(p, b, m, search=search))
             solution.key = key_move(solution.tree) if len(analysis.classes) == 1 else None
         elif len(analysis.classes) == 1:
-            solution.key = _uci(prover.winning_move(analysis.classes[0].belief, moves, search=search)[0])
+            solution.key = attempt_text(prover.winning_move(analysis.classes[0].belief, moves, search=search)[0])
     except SearchAborted as aborted:
         solution.reason = f"the strategy was not read back: {aborted}"
 
 
-def _root_choices(analysis: Analysis) -> list[int]:
+def root_choices(analysis: Analysis) -> list[int]:
     """White's first choices when the belief is one first class ("Any?" last);
     [] when the search is not shared this way (several classes, probes)."""
     rules = analysis.rules
@@ -144,50 +148,12 @@ def _root_choices(analysis: Analysis) -> list[int]:
     return firsts + ([ASK] if rules.can_ask(FRESH) else [])
 
 
-def _solve_in_workers(analysis: Analysis, firsts: list[int], jobs: int, limits: Limits | None,
-                      progress: Progress | None, tree: bool, shortest: bool, started: float) -> Solution:
-    """``solve`` with the first attempts shared by ``jobs`` worker processes."""
-    from ksolve.parallel import Workers
-
-    solution = Solution(UNKNOWN, None, analysis.moves, None, len(analysis.belief), 0, 0.0,
-                        classes=analysis.class_sizes, shortest=shortest, rules=analysis.rules.name,
-                        problem=analysis.problem)
-    with Workers(min(jobs, len(firsts))) as workers:
-        workers.load(analysis, limits, progress)
-        if shortest:  # every shorter depth refuted: each worker refutes its share of the first attempts
-            found = workers.fewest(firsts, 1, analysis.moves)
-        else:  # one proof: every worker on the whole tree, on different parts of it
-            found = workers.prove(analysis.moves, analysis.moves)
-        solution.nodes = found.nodes
-        if found.moves is not None:
-            solution.status, solution.moves, solution.key = SOLVED, found.moves, _uci(found.key)
-            if tree:
-                solution.tree, reason = workers.tree(found)
-                solution.reason = reason or ""
-        elif found.aborted is None:
-            solution.status = NO_SOLUTION
-        else:
-            solution.reason = found.aborted + _established(analysis, found.settled + 1, shortest)
-    solution.seconds = work_clock() - started
-    return solution
-
-
-def _established(analysis: Analysis, depth: int, shortest: bool) -> str:
+def established(analysis: Analysis, depth: int, shortest: bool) -> str:
     """What a stopped search has shown: ``; no mate in 5 or fewer, depth 6 not decided``."""
     goal = analysis.rules.goal.replace("-", " ")
     if shortest and depth > 1:
         return f"; no {goal} in {depth - 1} or fewer, {depth} not decided"
     return f"; {goal} in {depth} not decided"
-
-
-def _uci(move: int) -> str:
-    from ksolve.board import move_to_uci
-    from ksolve.search.prover import probe_mask
-    from ksolve.solution import probe_label
-
-    if probe_mask(move):
-        return probe_label(probe_mask(move))
-    return "any" if move == ASK else move_to_uci(move)
 
 
 def _tree(prover: Prover, classes: list[FirstClass], moves: int,
@@ -198,31 +164,25 @@ def _tree(prover: Prover, classes: list[FirstClass], moves: int,
         return build(prover, classes[0].belief, moves)
     tree = nx.DiGraph(moves=moves, rules=prover.rules.name)
     tree.add_node(0, kind="start", number=1, size=sum(len(first.belief) for first in classes))
+    # the black men whose squares differ between the classes, named in each (one position each
+    # under full information, where every class is "Silent")
+    varying = tuple(piece.piece_type for piece, _ in BeliefState(
+        np.concatenate([first.belief.positions[:1] for first in classes])).hidden_squares())
     for first in classes:
         subtree = build(prover, first.belief, moves)
         offset = tree.number_of_nodes()
         tree = nx.union(tree, nx.relabel_nodes(subtree, {n: n + offset for n in subtree.nodes}))
         tree.add_edge(0, offset, kind="info", label=first.label, key=[int(k) for k in first.key])
-        tree.nodes[offset].update(belief_summary(first.belief))
+        tree.nodes[offset].update(belief_summary(first.belief, varying))
     return tree
 
 
-def _first_move(key: str) -> int:
-    """A key as the search writes it: UCI, ``any`` or ``probe f1,g2``."""
-    import chess
-
-    from ksolve.board import move_from_uci
-    from ksolve.search.prover import probe_move
-
-    if key.startswith("probe "):
-        return probe_move(sum(1 << chess.parse_square(square) for square in key[len("probe "):].split(",")))
-    return ASK if key == "any" else move_from_uci(key)
-
-
-def solve_with_key(problem: Problem | Analysis, key: str, moves: int | None = None) -> Solution:
+def solve_with_key(problem: Problem | Analysis, key: str, moves: int | None = None,
+                   limits: Limits | None = None) -> Solution:
     """The solution whose strategy begins with ``key`` (UCI; one of the keys of
     a cooked problem, say), for its certificate.  Raises ``ValueError`` if
-    ``key`` does not win within ``moves`` (default: the stipulation).
+    ``key`` does not win within ``moves`` (default: the stipulation),
+    ``SearchAborted`` past ``limits``.
 
     >>> from ksolve.problem import load_problem_text
     >>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/6RR w - - 0 1"\\n')
@@ -231,8 +191,8 @@ def solve_with_key(problem: Problem | Analysis, key: str, moves: int | None = No
     """
     started = time.perf_counter()
     analysis = as_analysis(problem, None, moves)
-    prover = analysis.prover()
-    first = _first_move(key)
+    prover = analysis.prover(limits)
+    first = attempt_from_text(key)
     search = make_search("pn", prover)
     tree = _tree(prover, analysis.classes, analysis.moves,
                  lambda p, b, m: strategy_tree(p, b, m, first=first, search=search))
@@ -254,8 +214,35 @@ def key_wins(problem: Problem | Analysis, key: str, moves: int | None = None, li
     """
     analysis = as_analysis(problem, None, moves)
     search = make_search("pn", analysis.prover(limits))
-    first = _first_move(key)
+    first = attempt_from_text(key)
     try:
         return all(search.attempt_wins(part.belief, first, analysis.moves) for part in analysis.classes)
     except SearchAborted:
         return None
+
+
+def key_solutions(problem: Problem | Analysis, solution: Solution, keys: list[tuple[str, int]],
+                  limits: Limits | None = None) -> list[Solution]:
+    """The strategies of a cooked problem's ``keys`` (``(UCI, fewest moves)`` each) other
+    than ``solution``'s own, each mating as fast as that key can: what a composer needs to
+    mend the cook.  Each is searched within ``limits``; one that reaches them is left out.
+
+    >>> from ksolve.problem import load_problem_text
+    >>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\n'
+    ...                             'fen = "k7/8/1K6/8/8/8/8/6RR w - - 0 1"\\n')
+    >>> [other.key for other in key_solutions(problem, solve(problem), [("g1g8", 1), ("h1h8", 1)])]
+    ['h1h8']
+    """
+    if len(keys) < 2:
+        return []
+    base = problem.problem if isinstance(problem, Analysis) else problem
+    others = []
+    for key, fewest in keys:
+        if key == solution.key:
+            continue
+        try:
+            others.append(solve_with_key(Analysis(base, solution.rules or None, fewest or solution.max_moves), key,
+                                         limits=limits))
+        except SearchAborted:
+            continue
+    return others

@@ -42,7 +42,7 @@ from ksolve.board.layout import COLUMN_HASH
 from ksolve.errors import InputError
 from ksolve.problem import Problem
 from ksolve.rules import codes
-from ksolve.rules.base import FRESH, MUST_CAPTURE, MUST_TRY, Outcome, RuleSet
+from ksolve.rules.base import FRESH, Outcome, RuleSet
 from ksolve.rules.referee import own_board_moves, pawn_diagonal_attempts
 from ksolve.search.base import Search, make_search
 from ksolve.search.run import Limits, SearchAborted, SearchRun
@@ -243,7 +243,7 @@ class Trial:
         choice = self._choose(options, self.moves_left)
         self._turns.append(_Turn(self.belief, None, choice.chosen))
         self.belief, self.state = choice.chosen.belief, choice.chosen.state
-        self.any_said_no = choice.chosen.state not in (MUST_CAPTURE, MUST_TRY)
+        self.any_said_no = not rules.must_capture(choice.chosen.state)
         self.heard.append(f"{number}.Any?: {choice.chosen.words}")
         return self._step(ANY, "Any?", choice, None, was_winning, None)
 
@@ -259,7 +259,7 @@ class Trial:
         label = move_label(self.belief, move)
         if move in self.refused:
             raise InputError(f"move: {label} was refused already this turn")
-        if self.state in (MUST_CAPTURE, MUST_TRY) and move not in diagonal:
+        if self.rules.must_capture(self.state) and move not in diagonal:
             raise InputError(f"move: {label}: after '{self.rules.any_answer_words(self.state)}' to Any? White "
                              "must try a pawn capture")
         if self.any_said_no and move in diagonal:

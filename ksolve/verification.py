@@ -20,10 +20,8 @@ solutions, tries with their refutations, and duals.
 
 from __future__ import annotations
 
-import functools
-from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 import networkx as nx
 
@@ -35,10 +33,8 @@ from ksolve.rules.base import FRESH, PROBED, Outcome, RuleSet
 from ksolve.search.pns import ProofNumberSearch
 from ksolve.search.prover import ASK, Prover, probe_mask, probe_move
 from ksolve.search.run import Limits, Progress, SearchAborted
-from ksolve.solution import belief_summary, black_moves, move_label, played_label, probe_label
-
-if TYPE_CHECKING:
-    from ksolve.parallel import Workers
+from ksolve.attempts import attempt_label, attempt_text
+from ksolve.solution import belief_summary, black_moves, move_label, played_label
 
 SOUND, COOKED, SHORT, NO_SOLUTION, UNKNOWN = "sound", "cooked", "short solution", "no solution", "unknown"
 EXIT_CODES = {SOUND: 0, COOKED: 1, SHORT: 1, NO_SOLUTION: 1, UNKNOWN: 3}
@@ -96,6 +92,19 @@ class Verification:
     goal: str = "mate"
     """``"mate"``, or ``"king-capture"`` in Fog of War."""
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Verification":
+        """The verification ``as_dict`` described (a Dask task's value, for the summary table)."""
+        def first_move(entry: dict[str, Any]) -> FirstMove:
+            return FirstMove(entry["move"], entry["label"], entry.get("moves"), entry.get("refuted_by"))
+
+        return cls(data["verdict"], data["moves"], keys=[first_move(key) for key in data["keys"]],
+                   tries=[first_move(attempt) for attempt in data["tries"]], tries_total=data["tries_total"],
+                   duals=data["duals"], duals_checked=data["duals_checked"], published_key=data["published_key"],
+                   published_label=data["published_label"], after_question=data["after_question"],
+                   belief_size=data["belief_size"], nodes=data["nodes"], seconds=data["seconds"],
+                   reason=data.get("reason", ""), rules=data.get("rules", ""), goal=data.get("goal", "mate"))
+
     def _repr_html_(self) -> str:
         from ksolve.report.notebook import verification_html
 
@@ -145,35 +154,32 @@ class Verification:
         }
 
 
+def new_report(analysis: Analysis) -> Verification:
+    """The report ``verify`` fills: nothing decided yet."""
+    classes = [first.belief for first in analysis.classes]
+    return Verification(UNKNOWN, analysis.moves, published_key=analysis.problem.published_key,
+                        published_label=_published_label(classes[0], analysis.problem.published_key),
+                        belief_size=len(analysis.belief), rules=analysis.rules.name, goal=analysis.rules.goal)
+
+
+def first_attempts(analysis: Analysis) -> list[int]:
+    """The first choices a verification decides (``_first_attempts``)."""
+    return _first_attempts(analysis.rules, [first.belief for first in analysis.classes])
+
+
 def verify(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet | str | None = None,
            limits: Limits | None = None, tries: int | None = None, duals: bool = True,
-           progress: Progress | None = None, jobs: int = 1, workers: "Workers | None" = None) -> Verification:
-    """Check every first attempt of ``problem`` (``tries``: keep the best k tries;
-    ``jobs``: worker processes sharing the first attempts, ``ksolve.parallel``;
-    ``workers``: such processes already started, left running)."""
+           progress: Progress | None = None) -> Verification:
+    """Check every first attempt of ``problem`` in this process (``tries``: keep the best k
+    tries; ``ksolve.verify`` chooses where it runs: ``ksolve.execution.executors``)."""
     from ksolve.solver import as_analysis
 
     started = work_clock()  # the verification's time, without compiling kernels
     analysis = as_analysis(problem, rules, moves)
-    rules, moves = analysis.rules, analysis.moves
+    moves = analysis.moves
     classes = [first.belief for first in analysis.classes]
-    report = Verification(UNKNOWN, moves, published_key=analysis.problem.published_key,
-                          published_label=_published_label(classes[0], analysis.problem.published_key),
-                          belief_size=len(analysis.belief), rules=rules.name, goal=rules.goal)
-    firsts = _first_attempts(rules, classes)
-    if (jobs > 1 or workers is not None) and len(firsts) > 1:
-        from ksolve.parallel import Workers
-
-        with nullcontext(workers) if workers is not None else Workers(min(jobs, len(firsts))) as pool:
-            pool.load(analysis, limits, progress)
-            split = pool.keys_and_tries(firsts, duals=duals, from_the_top=keys_first(classes, firsts))
-            question_prover = functools.cache(lambda: analysis.prover(limits, progress))
-            """Asking "Any?" first is searched here, when no attempt wins (rare): so are its duals."""
-            _conclude(report, analysis, split.needed, split.tries, split.aborted, None, tries, question_prover,
-                      (lambda key: _duals_of(question_prover(), classes, moves, key) if key == ASK
-                       else pool.duals(key)) if duals else None, split.undecided, split.within)
-        report.nodes, report.seconds = split.nodes, work_clock() - started
-        return report
+    report = new_report(analysis)
+    firsts = first_attempts(analysis)
     prover = analysis.prover(limits, progress)
     needed: dict[int, int] = {}
     """The fewest moves of each key found so far."""
@@ -187,20 +193,20 @@ def verify(problem: Problem | Analysis, moves: int | None = None, rules: RuleSet
         if left is not None:
             _keys_from_the_top(prover, classes[0], left, moves, needed, within)
         else:
-            _winning_depths(prover, classes, firsts, moves, needed)
+            winning_depths(prover, classes, firsts, moves, needed)
         needed = {first: needed[first] for first in firsts if first in needed}  # keys in the attempts' order
-        found = [FirstMove(_uci(first), _label(classes[0], first), refutation=_refute_first(prover, classes, first, moves))
+        found = [FirstMove(attempt_text(first), attempt_label(classes[0], first), refutation=refute_first(prover, classes, first, moves))
                  for first in firsts if first not in needed]
     except SearchAborted as stop:
         aborted = str(stop)
-    _conclude(report, analysis, needed, found, aborted, prover.run.depth, tries, lambda: prover,
-              (lambda key: _duals_of(prover, classes, moves, key)) if duals else None,
+    conclude(report, analysis, needed, found, aborted, prover.run.depth, tries, lambda: prover,
+             (lambda key: duals_of(prover, classes, moves, key)) if duals else None,
               None if left is None else dict.fromkeys(left, moves), [first for first in firsts if first in within])
     report.nodes, report.seconds = prover.stats.nodes, work_clock() - started
     return report
 
 
-def _duals_of(prover: Prover, classes: list[BeliefState], moves: int, key: int
+def duals_of(prover: Prover, classes: list[BeliefState], moves: int, key: int
               ) -> tuple[list[dict[str, Any]], bool, str | None]:
     """``(duals, all checked, why not)`` of the key's strategy."""
     found: list[dict[str, Any]] = []
@@ -210,7 +216,7 @@ def _duals_of(prover: Prover, classes: list[BeliefState], moves: int, key: int
         return found, False, str(stop)
 
 
-def _conclude(report: Verification, analysis: Analysis, needed: dict[int, int], found: list[FirstMove],
+def conclude(report: Verification, analysis: Analysis, needed: dict[int, int], found: list[FirstMove],
               aborted: str | None, depth: int | None, tries: int | None, question_prover: Callable[[], Prover],
               duals: Callable[[int], tuple[list[dict[str, Any]], bool, str | None]] | None,
               undecided: dict[int, int] | None = None, within: list[int] | None = None) -> None:
@@ -224,8 +230,8 @@ def _conclude(report: Verification, analysis: Analysis, needed: dict[int, int], 
     classes = [first.belief for first in analysis.classes]
     moves = analysis.moves
     if aborted is not None:
-        keys = ", ".join([f"1.{_label(classes[0], first)}! (#{fewest})" for first, fewest in needed.items()]
-                         + ([", ".join(f"1.{_label(classes[0], first)}!" for first in within)
+        keys = ", ".join([f"1.{attempt_label(classes[0], first)}! (#{fewest})" for first, fewest in needed.items()]
+                         + ([", ".join(f"1.{attempt_label(classes[0], first)}!" for first in within)
                              + f" (within {moves}, fewest moves not decided)"] if within else []))
         if undecided is not None:
             report.reason = "; ".join([aborted] + ([f"keys so far {keys}"] if keys else [])
@@ -239,13 +245,13 @@ def _conclude(report: Verification, analysis: Analysis, needed: dict[int, int], 
     if not needed and analysis.rules.can_ask(FRESH):  # the strategy may have to begin with the question
         prover = question_prover()
         try:
-            _winning_depths(prover, classes, [ASK], moves, needed)
+            winning_depths(prover, classes, [ASK], moves, needed)
         except SearchAborted as stop:
             report.reason = f"{stop}; no first move wins in {moves}, asking 'Any?' first not decided"
             return
     for first, fewest in sorted(needed.items(), key=lambda item: item[0] == ASK):  # "Any?" last
-        label = "Any?" if first == ASK else _label(classes[0], first)
-        report.keys.append(FirstMove("any" if first == ASK else _uci(first), label, fewest))
+        label = "Any?" if first == ASK else attempt_label(classes[0], first)
+        report.keys.append(FirstMove("any" if first == ASK else attempt_text(first), label, fewest))
     if ASK in needed:
         report.after_question = _attempts_after_question(prover, classes, needed[ASK])
     report.tries = sorted(found, key=try_rank)
@@ -270,8 +276,8 @@ def _undecided_text(belief: BeliefState, undecided: dict[int, int], named: int =
     >>> _undecided_text(belief, {move_from_uci("h1h7"): 3, move_from_uci("h1g1"): 3}, named=1)
     'first moves not decided: 1.Rh7 (depth 3), 1 more begun'
     """
-    begun = [f"1.{_label(belief, first)} (depth {depth})" for first, depth in undecided.items() if depth]
-    waiting = [f"1.{_label(belief, first)}" for first, depth in undecided.items() if not depth]
+    begun = [f"1.{attempt_label(belief, first)} (depth {depth})" for first, depth in undecided.items() if depth]
+    waiting = [f"1.{attempt_label(belief, first)}" for first, depth in undecided.items() if not depth]
     if len(begun) > named:
         begun = begun[:named] + [f"{len(begun) - named} more begun"]
     if len(waiting) > named:
@@ -294,7 +300,7 @@ def _first_attempts(rules: RuleSet, classes: list[BeliefState]) -> list[int]:
     return sorted({int(m) for part in classes for m in rules.attempts(part.positions)})
 
 
-def _winning_depths(prover: Prover, classes: list[BeliefState], firsts: list[int], moves: int,
+def winning_depths(prover: Prover, classes: list[BeliefState], firsts: list[int], moves: int,
                     needed: dict[int, int]) -> None:
     """Fill ``needed`` with the fewest moves with which each winning first
     attempt wins (what it holds when a limit stops the search is exact).
@@ -360,7 +366,7 @@ def decide_first(prover: Prover, belief: BeliefState, first: int, moves: int,
     """One first attempt decided at ``moves`` first: ``(fewest moves, None)``
     for a key (``on_key()`` is called as soon as it is known to win, before
     its fewest moves are looked for by deepening on it from one move), ``(None,
-    the try)`` for a try, refuted at ``moves`` alone (``ksolve.parallel``'s
+    the try)`` for a try, refuted at ``moves`` alone (``ksolve.execution.workers``'s
     workers, one attempt each).
 
     >>> from ksolve.rules import get_rules
@@ -374,8 +380,8 @@ def decide_first(prover: Prover, belief: BeliefState, first: int, moves: int,
     search = ProofNumberSearch(prover)
     prover.run.depth = moves
     if not search.attempt_wins(belief, first, moves):
-        return None, FirstMove(_uci(first), _label(belief, first),
-                               refutation=_refute_first(prover, [belief], first, moves))
+        return None, FirstMove(attempt_text(first), attempt_label(belief, first),
+                               refutation=refute_first(prover, [belief], first, moves))
     if on_key is not None:
         on_key()
     return _fewest_moves(prover, search, belief, first, moves), None
@@ -404,7 +410,7 @@ def _attempts_after_question(prover: Prover, classes: list[BeliefState], moves: 
         entry = prover.entry(belief, state)
         if entry is None or entry.move < 0:
             continue
-        attempts.add(_uci(entry.move))
+        attempts.add(attempt_text(entry.move))
         for key, part in belief.attempt(prover.rules, entry.move):
             if prover.rules.outcome(key) is Outcome.REFUSED and len(part) < len(belief):
                 pending.append((part, prover.rules.state_after_refusal(state)))
@@ -435,22 +441,8 @@ def _published_label(belief: BeliefState, published: str | None) -> str | None:
         return published
 
 
-def _uci(move: int) -> str:
-    from ksolve.board import move_to_uci
-
-    if probe_mask(move):
-        return probe_label(probe_mask(move))
-    return "any" if move == ASK else move_to_uci(move)
-
-
-def _label(belief: BeliefState, move: int) -> str:
-    if probe_mask(move):
-        return probe_label(probe_mask(move))
-    return "Any?" if move == ASK else move_label(belief, move)
-
-
 # --- refutations -----------------------------------------------------------------
-def _refute_first(prover: Prover, classes: list[BeliefState], first: int, moves: int) -> dict[str, Any]:
+def refute_first(prover: Prover, classes: list[BeliefState], first: int, moves: int) -> dict[str, Any]:
     search = ProofNumberSearch(prover)
     for part in classes:
         if not search.attempt_wins(part, first, moves):
@@ -576,7 +568,7 @@ def refutation_text(refutation: dict[str, Any]) -> str:
     ...                  "hidden": {"bishop": ["b2", "d2", "f2"]}, "kind": NO_WIN, "reason": "no mate in 2 after the refusal"})
     'No! (B b2/d2/f2; no mate in 2 after the refusal)'
     """
-    from ksolve.report.lines import hidden_note
+    from ksolve.solution import hidden_note
 
     where = hidden_note(refutation).strip(" ()")
     reason = f" ({where + '; ' if where else ''}{refutation['reason']})"
@@ -599,7 +591,7 @@ class DualQuestion:
     """One White turn of the key's strategy (after the key) and the other
     attempts that might mate there as fast as the strategy's move does (the
     moves its own line needs, at worst): each is decided by itself, so a
-    verification's workers can share them (``ksolve.parallel``)."""
+    verification's workers can share them (``ksolve.execution.workers``)."""
 
     belief: BeliefState
     state: int
@@ -613,7 +605,7 @@ class DualQuestion:
     def entry(self, others: list[int]) -> dict[str, Any]:
         """The dual as reports list it: ``others`` also mate (SAN)."""
         return {"move_number": self.move_number, "moves_left": self.needed,
-                "played": move_label(self.belief, self.chosen), "also": [_label(self.belief, m) for m in others],
+                "played": move_label(self.belief, self.chosen), "also": [attempt_label(self.belief, m) for m in others],
                 "after": self.after, "main_line": self.main_line}
 
 
@@ -629,8 +621,7 @@ def dual_questions(prover: Prover, classes: list[BeliefState], moves: int, key: 
     the problem alone: not on what ``prover`` searched before, nor on how many
     workers shared its table (the one process and the workers count the same
     duals)."""
-    from ksolve.report.lines import TreeReader, path_text
-    from ksolve.solution import strategy_tree
+    from ksolve.solution import TreeWalk, path_text, strategy_tree
 
     fresh = prover.fresh()
     search = ProofNumberSearch(fresh)
@@ -639,16 +630,16 @@ def dual_questions(prover: Prover, classes: list[BeliefState], moves: int, key: 
     for part in classes:
         beliefs: dict[int, tuple[BeliefState, int]] = {}
         tree = strategy_tree(fresh, part, moves, beliefs, first=key, search=search)
-        reader = TreeReader(tree)
-        main = reader.main_line()
+        walk = TreeWalk(tree)
+        main = walk.main_line_nodes()
         for node, (belief, state) in beliefs.items():
             chosen = _chosen_attempt(tree, node)
             if node == 0 or chosen is None:
                 continue
-            questions.append(DualQuestion(belief, state, reader.length(node), chosen,
+            questions.append(DualQuestion(belief, state, walk.length(node), chosen,
                                           [int(m) for m in fresh.candidates(belief, state) if int(m) != chosen],
                                           tree.nodes[node]["number"], path_text(tree, node),
-                                          reader.owner.get(node) is main))
+                                          node in main))
     return questions
 
 

@@ -63,7 +63,9 @@ class ProbesBruteForce(BruteForce):
         """The turn after its probe: attempts only (``BruteForce.wins``)."""
         return BruteForce.wins(self, belief, n)
 
-    def attempt_wins(self, belief: frozenset[str], move: chess.Move, n: int) -> bool:
+    def attempt_wins(self, belief: frozenset[str], move: chess.Move, n: int, state: str = "fresh") -> bool:
+        """As ``BruteForce.attempt_wins`` (Berkeley: ``state`` stays fresh), the "No"
+        branch a probed turn (no probe before the next turn)."""
         refused = frozenset(epd for epd in belief if move not in self.legal_and_mating(epd)[0])
         if n == 1:
             mated = all(move in self.legal_and_mating(epd)[1] for epd in belief - refused)

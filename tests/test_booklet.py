@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ksolve
+
 import re
 import shutil
 from pathlib import Path
@@ -26,7 +28,8 @@ def entries() -> list[BookletEntry]:
     found = []
     for name in FAST:
         problem = load_problem(PROBLEMS / name)
-        found.append(BookletEntry(problem, solve(problem), verify(problem, tries=3)))
+        solution, verification = solve(problem), verify(problem, tries=3)
+        found.append(BookletEntry(problem, solution, verification, ksolve.key_solutions(problem, solution, verification)))
     return found
 
 

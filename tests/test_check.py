@@ -448,3 +448,19 @@ def test_unreadable_certificate_files_are_named(tmp_path: Path, data: bytes, rea
     with pytest.raises(CertificateError) as error:
         read_certificate(tmp_path / "cert.json")
     assert str(error.value).startswith(f"{tmp_path / 'cert.json'}: ") and reason in str(error.value)
+
+
+def test_a_problem_file_with_a_byte_order_mark_is_one_line_naming_it(tmp_path) -> None:
+    """The checker reads problem files itself: a BOM is said as such, not as TOML's 'Invalid statement'."""
+    from click.testing import CliRunner
+
+    from ksolve.cli import main
+
+    problem = tmp_path / "bom.toml"
+    problem.write_bytes(b"\xef\xbb\xbf" + b'stipulation = "#1"\nrules = "berkeley"\n[position]\n'
+                        b'fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\n')
+    proof = tmp_path / "proof.json"
+    proof.write_text(json.dumps(certificate("berkeley", 1, [[{}, {"attempt": "h1h8", "answers": [MATE]}]])))
+    result = CliRunner().invoke(main, ["check", str(problem), str(proof)])
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert "byte-order mark" in result.output and "Traceback" not in result.output

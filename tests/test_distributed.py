@@ -1,4 +1,4 @@
-"""Runs on Dask (ksolve.runs): a LocalCluster of 2 workers gives the same
+"""Runs on Dask (ksolve.execution): a LocalCluster of 2 workers gives the same
 verifications as one process on a dozen bundled problems, a worker killed
 mid-run still leaves every result, a re-run skips the finished tasks, a task
 past its hard time limit is recorded and its worker restarted, and the
@@ -18,11 +18,12 @@ from click.testing import CliRunner
 
 import ksolve
 from ksolve.cli import main
-from ksolve.runs.generate import generate_on_cluster
-from ksolve.runs.results import DONE, FAILED, ResultsFile, TaskResult
-from ksolve.runs.runner import Task, cluster_client, run_tasks
-from ksolve.runs.tasks import VerifyJob, verify_task
-from ksolve.runs.verify import verify_all
+from ksolve.games.generate import generate as generate_on_cluster
+from ksolve.execution.results import DONE, FAILED, ResultsFile, TaskResult
+from ksolve.execution.cluster import Task, cluster_client, run_tasks
+from ksolve.execution.jobs import VERIFY, ProblemJob, job_value
+from ksolve.execution.options import RunOptions
+from ksolve.execution.collection import verify_all
 
 PROBLEMS = Path(__file__).parent.parent / "problems"
 DOZEN = ["anderson-05", "anderson-07", "anderson-09", "anderson-11", "anderson-13", "anderson-15", "anderson-19",
@@ -46,7 +47,7 @@ def client():
 def test_two_workers_give_the_verdicts_of_one_process(client, tmp_path) -> None:
     problems = [ksolve.load_problem(PROBLEMS / f"{name}.toml") for name in DOZEN]
     alone = [(problem.id, comparable(ksolve.verify(problem, limits=ksolve.Limits(120)))) for problem in problems]
-    shared = verify_all(problems, seconds=120, client=client, results=tmp_path / "run.jsonl")
+    shared = verify_all(problems, RunOptions(seconds=120), client=client, results=tmp_path / "run.jsonl")
     assert [(problem.id, comparable(report)) for problem, report in shared] == alone
     assert {verdict for _, report in alone for verdict in [report["verdict"]]} == {"sound", "cooked"}
     workers = {json.loads(line)["worker"] for line in (tmp_path / "run.jsonl").read_text().splitlines()}
@@ -56,15 +57,15 @@ def test_two_workers_give_the_verdicts_of_one_process(client, tmp_path) -> None:
 def test_a_rerun_skips_what_the_results_file_holds(tmp_path) -> None:
     problem = ksolve.load_problem(PROBLEMS / "anderson-43.toml")
     results = tmp_path / "run.jsonl"
-    first = verify_all([problem], seconds=60, results=results)
+    first = verify_all([problem], RunOptions(seconds=60), results=results)
     with open(results, "a") as out:
         out.write('{"key": "torn')  # a line cut short by a crash
-    job = VerifyJob(problem.text, problem.source, seconds=60)
+    job = ProblemJob(VERIFY, problem.text, problem.source, RunOptions(seconds=60))
     calls = []
     again = run_tasks([Task(job.key, calls.append, ("ran",)), Task("new", calls.append, ("new",))],
                       ResultsFile(results))
     assert calls == ["new"], "the finished task was not run again"
-    assert again[job.key].value == verify_task(job) | {"seconds": again[job.key].value["seconds"]}
+    assert again[job.key].value == job_value(job) | {"seconds": again[job.key].value["seconds"]}
     assert first[0][1].verdict == "sound"
     assert ResultsFile(results).finished().keys() == {job.key, "new"}
 
@@ -88,7 +89,7 @@ def test_a_killed_worker_loses_no_result(client, tmp_path) -> None:
     other worker (the nanny starts a new process), and the run ends with every verification."""
     names = ["anderson-25", "anderson-05", "anderson-07", "anderson-43"]
     problems = [ksolve.load_problem(PROBLEMS / f"{name}.toml") for name in names]
-    slow = VerifyJob(problems[0].text, problems[0].source, seconds=120).key
+    slow = ProblemJob(VERIFY, problems[0].text, problems[0].source, RunOptions(seconds=120)).key
     killed: list[int] = []
 
     def kill_when_running() -> None:
@@ -105,7 +106,7 @@ def test_a_killed_worker_loses_no_result(client, tmp_path) -> None:
 
     killer = threading.Thread(target=kill_when_running)
     killer.start()
-    reports = verify_all(problems, seconds=120, client=client, results=tmp_path / "run.jsonl")
+    reports = verify_all(problems, RunOptions(seconds=120), client=client, results=tmp_path / "run.jsonl")
     killer.join()
     assert killed, "the slow task was seen running and its worker killed"
     assert [report.verdict for _, report in reports] == ["sound"] * 4

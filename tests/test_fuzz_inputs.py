@@ -190,3 +190,41 @@ def test_the_command_line_on_mutated_problems_and_games(tmp_path: Path) -> None:
         path.write_bytes(data)
         command = random.Random(name).choice([["filter"], ["belief"], ["solve", "--ply", "3", "--timeout", "2"]])
         assert_cli(runner.invoke(main, [command[0], str(path), *command[1:]]), path)
+
+
+NESTED = {"arrays": "notes = " + "[" * 3000 + "]" * 3000, "inline tables": "notes = " + "{a = " * 5000 + "1" + "}" * 5000}
+"""TOML nested deeper than the parser's recursion allows (issue 43: a traceback of 2,999 lines, and HTTP 500)."""
+
+
+@pytest.mark.parametrize("kind", sorted(NESTED))
+def test_deep_nesting_is_one_line_and_422_on_the_web(kind: str, tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+    from web_answers import one_line_error
+
+    from ksolve.problem import ProblemError, load_problem_text
+    from ksolve.web.app import create_app
+
+    text = f'{NESTED[kind]}\nstipulation = "#1"\nrules = "berkeley"\n[position]\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\n'
+    with pytest.raises(ProblemError, match=r"^<problem>: toml: arrays or tables nested too deeply"):
+        load_problem_text(text)
+    with TestClient(create_app(tmp_path, max_running=1, max_queued=1, max_body=64 * 1024)) as client:
+        line = one_line_error(client.post("/api/problems/check", json={"problem": text}), 422)
+    assert "nested too deeply" in line
+
+
+def test_library_errors_name_settings_not_command_line_options() -> None:
+    """The web workbench shows the library's line: a budget is "the memory
+    budget", never ``--max-memory`` (the command line adds its option)."""
+    from ksolve.problem import ProblemError, load_problem_text
+    from ksolve.resources import Resources
+    from ksolve.search.memory import BudgetTooSmall, MemoryPlan
+
+    huge = ('stipulation = "#2"\nrules = "berkeley"\n[position]\nfen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1"\n'
+            'hidden = ["q:any", "r:any", "b:any", "n:any"]\n')
+    with pytest.raises(ProblemError) as raised:
+        load_problem_text(huge, resources=Resources(1 << 30))
+    assert raised.value.setting == "memory" and "over the memory budget of 1.0 GB" in str(raised.value)
+    with pytest.raises(BudgetTooSmall) as too_small:
+        MemoryPlan.for_budget(100 << 20, in_use=90 << 20, workers=2)
+    for error in (raised.value, too_small.value):
+        assert "--" not in str(error), str(error)

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -29,13 +30,14 @@ def ksolve_process(*args: str) -> subprocess.Popen:
 
 
 def interrupt_after_progress(process: subprocess.Popen, deadline: float = 60.0) -> list[str]:
-    """Wait for the first progress line on stderr, send SIGINT, and return the
-    stderr lines after it."""
+    """Wait for the first progress line past depth 2 on stderr (the parent of the
+    workers says depth 1 while they load), send SIGINT, and return the stderr
+    lines after it."""
     ends = time.monotonic() + deadline
     while time.monotonic() < ends:
         line = process.stderr.readline()
         assert line, "the process ended before reporting progress"
-        if line.startswith("ksolve: depth"):
+        if line.startswith("ksolve: depth") and not line.startswith(("ksolve: depth 1,", "ksolve: depth 2,")):
             break
     process.send_signal(signal.SIGINT)
     _, rest = process.communicate(timeout=30)
@@ -121,3 +123,81 @@ def test_a_system_error_of_its_own_is_not_taken_for_ctrl_c(monkeypatch: pytest.M
     monkeypatch.setattr(ksolve.api, "solve", broken)
     result = CliRunner().invoke(main, ["solve", "problems/rotenberg-1976.toml"])
     assert result.exit_code != EXIT_INTERRUPTED and isinstance(result.exception, SystemError)
+
+
+def group_gone(group: int) -> bool:
+    import os
+
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def ctrl_c_to_the_group(args: list[str], cwd, first: str = "ksolve: [", deadline: float = 120.0):
+    """``ksolve ARGS`` in a process group of its own, as a terminal runs it; once
+    it says ``first`` (a task ended: the workers are at work), SIGINT to the whole
+    group, as Ctrl-C sends it.  Returns the seconds to exit, the stderr lines
+    after the signal, and whether the group was gone 5 s later."""
+    import os
+
+    process = subprocess.Popen([sys.executable, "-m", "ksolve.cli", *args], cwd=cwd, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    ends = time.monotonic() + deadline
+    while time.monotonic() < ends:
+        line = process.stderr.readline()
+        assert line, f"ksolve {' '.join(args)} ended before {first!r}"
+        if line.startswith(first):
+            break
+    sent = time.monotonic()
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        _, rest = process.communicate(timeout=30)
+    finally:
+        seconds = time.monotonic() - sent
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    time.sleep(5)
+    gone = group_gone(process.pid)
+    if not gone:
+        os.killpg(process.pid, signal.SIGKILL)
+    return process.returncode, seconds, [line for line in rest.splitlines() if not line.startswith("ksolve: [")], gone
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [
+    ["compose", "--material", "KR v K", "--hidden", "p?:a-file", "--moves", "3", "--count", "50", "-o", "composed"],
+    ["mend", "PROBLEMS/anderson-27.toml", "-o", "mended"],
+    ["verify", "PROBLEMS"],
+    ["generate", "--games", "500", "--ply", "3", "-o", "generated"],
+], ids=["compose", "mend", "verify DIR", "generate"])
+def test_ctrl_c_with_local_workers_is_one_line_and_leaves_no_process(command: list[str], tmp_path) -> None:
+    """The worker processes ignore Ctrl-C (no traceback of theirs) and are killed
+    by the command, which says what was established and exits at once."""
+    problems = str(Path(__file__).resolve().parent.parent / "problems")
+    args = [problems if word == "PROBLEMS" else word.replace("PROBLEMS", problems) for word in command]
+    code, seconds, lines, gone = ctrl_c_to_the_group([*args, "--jobs", "2"], tmp_path)
+    assert code == EXIT_INTERRUPTED and seconds < 2.0, (code, seconds, lines)
+    assert not any("Traceback" in line or "Error" in line or "Warning" in line for line in lines), lines
+    assert len(lines) == 1 and lines[0].startswith("ksolve: interrupted: "), lines
+    assert gone, "a process of the command was left behind"
+
+
+@pytest.mark.slow
+def test_ctrl_c_with_a_scheduler_is_one_line(tmp_path) -> None:
+    """A cluster ksolve did not start is left running; the command stops at once."""
+    import logging
+
+    from distributed import LocalCluster
+
+    problems = str(Path(__file__).resolve().parent.parent / "problems")
+    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=":0",
+                      silence_logs=logging.CRITICAL) as cluster:
+        code, seconds, lines, gone = ctrl_c_to_the_group(["verify", problems, "--scheduler",
+                                                          cluster.scheduler_address], tmp_path)
+        assert len(cluster.scheduler_info["workers"]) == 1  # still running
+    assert code == EXIT_INTERRUPTED and seconds < 2.0, (code, seconds, lines)
+    assert len(lines) == 1 and lines[0].startswith("ksolve: interrupted: "), lines
+    assert gone

@@ -3,6 +3,7 @@ guard, and the search's answers within a budget (the same as without one)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import ksolve
@@ -41,7 +42,7 @@ def test_the_plan_fits_the_budget() -> None:
     free = 150 << 20
     assert plan.orthodox_slots * memory.ORTHODOX_SLOT_BYTES <= free * memory.ORTHODOX_SHARE
     assert plan.table_entries * memory.ENTRY_BYTES + plan.expansion_bytes <= free * 0.6
-    with pytest.raises(BudgetTooSmall, match="--max-memory: 100 MB is less than ksolve needs"):
+    with pytest.raises(BudgetTooSmall, match="^memory budget: 100 MB is less than ksolve needs"):
         MemoryPlan.for_budget(100 << 20, in_use=120 << 20)
 
 
@@ -100,17 +101,16 @@ def test_a_search_over_its_budget_is_unknown_not_killed(monkeypatch) -> None:
     """When the process stays over the budget whatever the tables drop, the
     search stops with "unknown" and says why."""
     problem = load_problem("problems/rotenberg-1976.toml")
-    sizes = iter([100 << 20])  # the plan sees 100 MB in use; then the process is "huge"
+    sizes = iter([100 << 20] * 2)  # the check before the search and the plan see 100 MB; then it is "huge"
     monkeypatch.setattr(memory, "resident_bytes", lambda: next(sizes, 64 << 30))
     result = ksolve.solve(problem, limits=ksolve.Limits(memory=1 << 30))
     assert result.status == "unknown"
     assert "memory budget 1,024 MB reached" in result.reason
 
 
-@pytest.mark.parametrize("jobs, needs", [("1", "ksolve needs to search: it holds"),
-                                         ("2", "2 worker processes need to search: each holds")])
-def test_a_budget_below_the_process_size_is_one_line(jobs: str, needs: str) -> None:
-    """The budget named is the one asked for, also when workers share it."""
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_budget_below_the_process_size_is_one_line(jobs: str) -> None:
+    """Refused as the option is read, before the problem: the budget named as asked."""
     from click.testing import CliRunner
 
     from ksolve.cli import main
@@ -118,7 +118,46 @@ def test_a_budget_below_the_process_size_is_one_line(jobs: str, needs: str) -> N
     out = CliRunner().invoke(main, ["solve", "problems/rotenberg-1976.toml", "--max-memory", "20M", "--jobs", jobs])
     assert out.exit_code == 2, out.output
     assert out.output.count("ksolve: error:") == 1 and "Traceback" not in out.output
-    assert f"--max-memory: 20 MB is less than {needs}" in out.output
+    assert "--max-memory: 20M is less than ksolve holds before doing anything (" in out.output
+
+
+def test_a_search_step_over_the_budget_is_refused_before_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One step of a search holds an attempt's children and Black's replies to
+    each at once: a belief whose step the budget cannot hold is refused before
+    the search begins, naming the default when no --max-memory was given."""
+    from click.testing import CliRunner
+
+    import ksolve.resources
+    from ksolve.cli import main
+    from ksolve.search.memory import resident_bytes
+
+    monkeypatch.setattr(ksolve.resources, "default_memory_budget", lambda: resident_bytes() + (8 << 20))
+    out = CliRunner().invoke(main, ["solve", "problems/rotenberg-1976.toml", "--jobs", "1"])
+    assert out.exit_code == 2, out.output
+    line = out.stderr.strip().splitlines()[-1]
+    assert line.startswith("ksolve: error: --max-memory (not given: by default half of the memory): ")
+    assert "is less than the search needs: one step over the 30 positions of the belief holds ~" in line
+
+
+def test_workers_are_as_many_as_the_budget_holds() -> None:
+    from ksolve.search.memory import fitting_processes
+
+    empty = np.zeros((0, 18), dtype=np.uint64)
+    assert fitting_processes(empty, False, 4 << 30, 4, in_use=100 << 20) == 4
+    assert fitting_processes(empty, False, 300 << 20, 4, in_use=100 << 20) == 1
+    with pytest.raises(BudgetTooSmall, match="^memory budget: "):
+        fitting_processes(empty, False, 110 << 20, 2, in_use=100 << 20)
+
+
+def test_a_step_is_estimated_from_black_replies() -> None:
+    """Bare kings and a hidden queen: each position's attempt leaves Black ~20 replies."""
+    from ksolve.belief import BeliefState
+    from ksolve.resources import ROW_BYTES
+    from ksolve.search.memory import step_bytes
+
+    belief = BeliefState.from_hidden("4k3/8/8/8/8/8/8/4K3 w - - 0 1", ["q:any"])
+    size, replies = step_bytes(belief.positions)
+    assert 15 < replies < 30 and size == int(len(belief) * (1 + replies) * ROW_BYTES)
 
 
 def test_prover_over_budget_raises_search_aborted() -> None:

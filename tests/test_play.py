@@ -15,7 +15,7 @@ import pytest
 from ksolve.board import fog_moves, move_from_uci, position_to_board
 from ksolve.board.layout import COLUMN_HASH, MAX_MOVES
 from ksolve.games.estimate import estimate
-from ksolve.games.model import filter_game
+from ksolve.games.model import Ask, Refused, filter_game
 from ksolve.games.pgn import read_game
 from ksolve.games.play import greedy_policy, random_policy
 from ksolve.play.belief import SideBelief
@@ -125,16 +125,20 @@ def test_each_sides_exact_belief_holds_the_true_position(rules):
 # --- the referee's answers ----------------------------------------------------------------
 def test_kriegspiel_answers_in_the_rule_sets_words():
     game = GameSession("wild16")
-    assert game.attempt("e2e5").words == "Illegal"          # impossible on his own board
+    assert game.attempt("e2e5").words == "Illegal move"     # impossible on his own board
+    assert game.log_for(chess.WHITE)[-1].text == "e2e5: Illegal move"  # logged with the attempt
     for uci in ("e2e4", "d7d5"):
         assert game.attempt(uci).moved
-    assert game.attempt("e4d5").words == "Pawn captured at d5, 0 pawn tries"
+    assert game.log_for(chess.BLACK)[-1].text == "d5: 1 pawn try"   # the ICC's words: the count when there is one
+    assert game.attempt("e4d5").words == "Pawn at d5 captured"
     assert game.attempt("d8d4").kind == "illegal"           # the white pawn on d5 blocks, unseen
     assert game.to_move == chess.BLACK
     black_log = [entry.text for entry in game.log_for(chess.BLACK)]
-    assert "White moved: Pawn captured at d5, 0 pawn tries" in black_log
-    assert black_log[-1] == "d8d4: Illegal"
-    assert not any("d8d4" in entry.text for entry in game.log_for(chess.WHITE))  # told to the mover only
+    assert "White moved: Pawn at d5 captured" in black_log
+    assert black_log[-1] == "Qd4: Illegal move"             # the refused attempt, in SAN of Black's own board
+    assert not any("Qd4" in entry.text for entry in game.log_for(chess.WHITE))  # told to the mover only
+    assert game.attempt("Qxd5").words == "Pawn at d5 captured"
+    assert game.log_for(chess.WHITE)[-1].text == "Black moved: Pawn at d5 captured"
 
     game = GameSession("berkeley")
     game.attempt("e2e4"), game.attempt("d7d5")
@@ -147,15 +151,19 @@ def test_kriegspiel_answers_in_the_rule_sets_words():
 
 def test_bad_input_is_one_line_and_the_game_goes_on():
     game = GameSession("berkeley")
-    with pytest.raises(PlayError, match="^move: invalid UCI move 'zz'"):
+    with pytest.raises(PlayError, match="^move: 'zz' is no move of your men on your board"):
         game.attempt("zz")
+    with pytest.raises(PlayError, match="^move: 'Nf6' is no move of your men"):
+        game.attempt("Nf6")
     with pytest.raises(PlayError, match="no 'Any\\?' question"):
         game.ask_any()
     assert game.attempt("e2e4").moved
     with pytest.raises(PlayError, match="^rules: unknown rule set"):
         GameSession("chess960")
-    with pytest.raises(PlayError, match="^rules: orthodox is not played here"):
+    with pytest.raises(PlayError, match="^rules: orthodox is not played here; played here: berkeley, .*fog-of-war$"):
         GameSession("orthodox")
+    with pytest.raises(PlayError, match="^rules: modern is not played here"):
+        GameSession("modern")
     with pytest.raises(PlayError, match="standard start"):
         GameSession("fog-of-war", "4k3/8/8/8/8/8/8/4K3 w - - 0 1")
 
@@ -296,3 +304,195 @@ def test_fog_records_read_back_with_crlf_and_after_a_resignation():
         assert record.moves == ("e2e4", "e7e5", "g1f3") and record.result == "0-1"
     with pytest.raises(PlayError, match="^pgn: no moves"):
         read_fog(text.split("\n\n")[0] + "\n\n*\n")
+
+
+# --- moves in SAN, typed and read --------------------------------------------------------------
+@pytest.mark.parametrize("rules", RULES)
+def test_every_move_reads_back_from_its_san_and_the_log_says_it_in_san(rules):
+    """Each executed move, typed as the SAN the game writes for it (python-chess's on the
+    true board in Kriegspiel, the mover's own board accepting it), is read as that very move;
+    in Fog of War the SAN equals python-chess's (check marks aside) whenever the move is legal
+    chess and no rival man is pinned."""
+    fog = get_rules(rules).fog
+    for seed in range(3):
+        played = play_match(rules, random_policy, greedy_policy, max_plies=40, seed=seed)
+        replayed = GameSession(rules)
+        for ply, turn in enumerate(played.turns):
+            board = replayed.board()
+            san = replayed_san = played.san(ply)
+            if not fog:
+                assert san == board.san(chess.Move.from_uci(turn.move))
+            else:
+                move = chess.Move.from_uci(turn.move)
+                rivals = [m for m in board.generate_pseudo_legal_moves()
+                          if m.to_square == move.to_square and m != move
+                          and board.piece_type_at(m.from_square) == board.piece_type_at(move.from_square)]
+                if board.king(chess.WHITE) is not None and board.king(chess.BLACK) is not None \
+                        and board.is_legal(move) and all(board.is_legal(m) for m in rivals):
+                    assert san == board.san(move).rstrip("+#")
+            assert replayed.read(replayed_san) == turn.move, (rules, seed, ply, san)
+            for action in turn.actions:
+                if isinstance(action, Refused):
+                    replayed.attempt(action.move)
+                elif isinstance(action, Ask):
+                    replayed.ask_any()
+            assert replayed.attempt(san).moved
+            assert replayed.log_for(turn.white)[-1].text.startswith(f"{san}: ")
+        assert replayed.sans() == played.sans()
+
+
+def test_typed_san_forms_and_their_errors():
+    game = GameSession("berkeley")
+    assert [game.read(text) for text in ("Nf3", "g1f3", "G1F3", "Ng1f3", "Nxf3", "exd3")] == \
+        ["g1f3", "g1f3", "g1f3", "g1f3", "g1f3", "e2d3"]          # a pawn try is written as a capture
+    game = GameSession("berkeley", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert (game.read("O-O"), game.read("0-0-0"), game.read("Rxa8")) == ("e1g1", "e1c1", "a1a8")
+    fog = GameSession("fog-of-war")
+    for uci in ("g1f3", "a7a6", "b1c3", "a6a5", "c3e4", "a5a4"):
+        fog.attempt(uci)
+    assert (fog.read("Ne5"), fog.read("Nfg5"), fog.read("N4g5")) == ("f3e5", "f3g5", "e4g5")
+    with pytest.raises(PlayError, match="^move: 'Ng5' is ambiguous: Neg5 or Nfg5$"):
+        fog.read("Ng5")
+    with pytest.raises(PlayError, match="^move: 'Qh5' is no move of your men"):
+        fog.read("Qh5")
+
+
+# --- the ICC's words for Wild 16 -------------------------------------------------------------------
+def icc_words(before: chess.Board, move: chess.Move) -> str:
+    """The ICC's announcements of ``move`` (its help file "Kriegspiel"), from python-chess
+    alone: the capture with pawn/piece and square, each check's direction seen from the
+    checked king (the longer of the king's two diagonals is "long"), the end, and the pawn
+    captures of the side then to move when there are some."""
+    after = before.copy()
+    after.push(move)
+    words = []
+    if before.is_capture(move):
+        square = move.to_square ^ 8 if before.is_en_passant(move) else move.to_square
+        words.append(f"{'Pawn' if before.piece_type_at(square) == chess.PAWN else 'Piece'} at "
+                     f"{chess.square_name(square)} captured")
+    king = after.king(after.turn)
+    file, rank = chess.square_file(king), chess.square_rank(king)
+    checks = set()
+    for checker in after.checkers():
+        if after.piece_type_at(checker) == chess.KNIGHT:
+            checks.add(4)
+        elif chess.square_rank(checker) == rank:
+            checks.add(0)
+        elif chess.square_file(checker) == file:
+            checks.add(1)
+        else:
+            rising = chess.square_file(checker) - chess.square_rank(checker) == file - rank
+            length = 8 - abs(file - rank) if rising else 8 - abs(file + rank - 7)
+            other = 8 - abs(file + rank - 7) if rising else 8 - abs(file - rank)
+            checks.add(2 if length > other else 3)
+    names = ("Rank check", "File check", "Long-diagonal check", "Short-diagonal check", "Knight check")
+    if not after.is_checkmate():  # a mate is announced as such, without its directions
+        words += [names[kind] for kind in sorted(checks)]
+    if after.is_checkmate():
+        words.append("Checkmate")
+    elif after.is_stalemate():
+        words.append("Stalemate")
+    elif after.is_insufficient_material():
+        words.append("Draw (insufficient material)")
+    else:
+        tries = len({(m.from_square, m.to_square) for m in after.legal_moves  # a capture promoting: one try
+                     if after.piece_type_at(m.from_square) == chess.PAWN
+                     and chess.square_file(m.from_square) != chess.square_file(m.to_square)})
+        if tries:
+            words.append(f"{tries} pawn tr{'y' if tries == 1 else 'ies'}")
+    return ", ".join(words) or "Silent"
+
+
+def test_wild16_speaks_the_iccs_words_after_every_move():
+    """Every move of many games is announced as the ICC announces it, computed independently
+    with python-chess: "Pawn at d4 captured", "Piece at g7 captured", "Rank check", "2 pawn
+    tries" when there are some, never "0 pawn tries"."""
+    checked = set()
+    for seed in range(12):
+        game = play_match("wild16", random_policy, greedy_policy, max_plies=80, seed=seed)
+        for ply, turn in enumerate(game.turns):
+            expected = icc_words(position_to_board(game.positions[ply]), chess.Move.from_uci(turn.move))
+            words = game.rules.describe(np.array([turn.code, turn.extra], dtype=np.uint64))
+            assert words == expected, (seed, ply, turn.move)
+            mover, other = game.log_for(turn.white), game.log_for(not turn.white)
+            assert f"{'White' if turn.white else 'Black'} moved: {words}" in [e.text for e in other]
+            checked.update(part.split(" at ")[0] if " at " in part else part.split(" ", 1)[-1] for part in words.split(", "))
+        assert not any("0 pawn tries" in entry.text for entry in game.log)
+    assert {"Pawn", "Piece", "pawn try", "pawn tries", "Silent"} <= checked and any("check" in c for c in checked)
+
+
+# --- what each side and a spectator may read ------------------------------------------------------
+PUBLIC_LINE = r"(White|Black) (moved(: .+)?|captured (on [a-h][1-8]|the king)(, .+)?)|(White|Black): (\d+ refused attempts?|Any\? \w+)(, .*)?|[A-Z][a-z ].*"
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_the_spectators_lines_are_what_both_sides_hear_and_name_no_move(rules):
+    """The lines a spectator reads: each move's announcement as the other side hears it (no
+    move named), what the other side hears of the refused attempts and "Any?", the end."""
+    import re
+
+    from ksolve.play.session import fog_words
+
+    for seed in range(3):
+        game = play_match(rules, random_policy, greedy_policy, max_plies=40, seed=seed)
+        public = [entry.public for entry in game.log if entry.public is not None]
+        assert all(re.fullmatch(PUBLIC_LINE, line) for line in public), public
+        expected = []
+        for turn in game.turns:
+            name = "White" if turn.white else "Black"
+            if game.rules.fog:
+                expected.append(f"{name} {fog_words(turn.code, False).replace('your man ', '')}")
+            else:
+                expected.append(f"{name} moved: {game.rules.describe(np.array([turn.code, turn.extra], dtype=np.uint64))}")
+        assert [line for line in public if line.startswith(("White moved", "Black moved", "White captured",
+                                                            "Black captured"))] == expected
+        for ply, turn in enumerate(game.turns):  # a move's own line is for its mover alone
+            number = f"{ply // 2 + 1}{'.' if turn.white else '...'}"
+            own = [e for e in game.log if e.number == number and e.text.startswith(f"{game.san(ply)}: ")]
+            assert own and all(e.public is None and e.heard_by == (turn.white,) for e in own)
+
+
+def test_last_move_and_check_as_each_side_knows_them():
+    game = GameSession("berkeley")
+    for san in ("e4", "f5", "exf5"):
+        game.attempt(san)
+    assert game.last_squares(chess.BLACK) == ("f7", "f5")   # his own move; White's took on f5, one of them
+    assert game.last_squares(chess.WHITE) == ("e4", "f5")
+    game.attempt("Nc6")
+    assert game.last_squares(chess.WHITE) == ("e4", "f5")   # Black's move is not his to know
+    game = GameSession("berkeley")
+    for san in ("e4", "f6", "Qh5"):
+        game.attempt(san)
+    assert game.in_check(chess.BLACK) and not game.in_check(chess.WHITE)
+    assert game.last_squares(chess.BLACK) == ("f7", "f6")
+    fog = GameSession("fog-of-war")
+    for san in ("e4", "f6", "Qh5"):
+        fog.attempt(san)
+    assert not fog.in_check(chess.BLACK)          # Fog of War announces no check
+
+
+def test_fog_of_war_pgn_writes_castling_as_o_o_and_reads_it_back():
+    game = GameSession("fog-of-war")
+    for san in ("e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O", "d6", "d3", "Bg4", "Nc3", "Qd7", "Be3", "O-O-O"):
+        assert game.attempt(san).moved, san
+    text = game_pgn(game)
+    assert " O-O " in text and " O-O-O " in text and "Ke1-g1" not in text and "Ke8-c8" not in text
+    assert read_fog(text).moves == tuple(turn.move for turn in game.turns)
+    assert "e1g1" in read_fog(text).moves and "e8c8" in read_fog(text).moves
+    assert " O-O " in game_pgn(game, chess.WHITE) and "O-O-O" not in game_pgn(game, chess.WHITE)
+
+
+def test_every_playable_rule_set_has_its_words_and_modern_has_none():
+    from ksolve.play.rulebook import rulebook
+    from ksolve.play.session import PLAYABLE
+
+    for name in PLAYABLE:
+        book = rulebook(name)
+        assert book.lines and book.title == get_rules(name).title
+    wild16 = [line.words for line in rulebook("wild16").lines]
+    assert {"Illegal move", "Pawn at e4 captured", "Piece at e4 captured", "Rank check", "File check",
+            "Long-diagonal check", "Short-diagonal check", "Knight check", "2 pawn tries"} <= set(wild16)
+    assert "ICC" in rulebook("wild16").source or "Internet Chess Club" in rulebook("wild16").source
+    assert [line.words for line in rulebook("berkeley").lines][:2] == ["No", "Capture at e4"]
+    with pytest.raises(ValueError, match="modern is not played here"):
+        rulebook("modern")

@@ -15,18 +15,21 @@ from ksolve.play.terminal import play_in_terminal
 
 def test_play_wild16_against_the_computer(tmp_path):
     out = tmp_path / "game.pgn"
-    moves = "\n".join(["zz", "e2e5", "e2e4", "any", "g1f3", "f1c4", "b1c3", "d2d3", "resign"]) + "\n"
+    moves = "\n".join(["zz", "e2e5", "e2e4", "any", "rules", "Nf3", "Bc4", "b1c3", "d3", "resign"]) + "\n"
     result = CliRunner().invoke(main, ["play", "--rules", "wild16", "--seed", "3", "-o", str(out)], input=moves)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert any(line.endswith("? move: invalid UCI move 'zz': expected uci string to be of length 4 or 5, got: 'zz'")
-               or line.startswith("> ? move: invalid UCI move 'zz'") for line in lines)
-    assert any(line.endswith("Illegal") for line in lines)                 # e2e5: the rule set's word
+    assert any(line.endswith("? move: 'zz' is no move of your men on your board (UCI e2e4, or SAN Nf3, exd5, O-O)")
+               for line in lines)
+    assert any(line.endswith("Illegal move") for line in lines)            # e2e5: the ICC's words
+    assert any("'Rank check': a check along the rank" in line for line in lines)  # 'rules': the referee's words
+    assert any(line.startswith("2. Nf3: ") for line in lines) and any(line.startswith("3. Bc4: ") for line in lines)
     assert any("any: the wild16 rules have no 'Any?' question" in line for line in lines)
     assert any("Black moved:" in line for line in lines)                   # the computer answered
     assert "White resigns. 0-1" in result.output
     game = read_game_file(str(out))
     assert game.rules == "wild16" and game.result == "0-1" and len(game.turns) >= 3
+    assert [turn.move for turn in game.turns if turn.white][:4] == ["e2e4", "g1f3", "f1c4", "b1c3"]  # SAN read back
 
 
 def test_end_of_input_leaves_the_game_and_writes_the_pgn(tmp_path):
@@ -41,7 +44,10 @@ def test_end_of_input_leaves_the_game_and_writes_the_pgn(tmp_path):
 def test_bad_options_are_one_line():
     result = CliRunner().invoke(main, ["play", "--rules", "chess960"])
     assert result.exit_code == 2
-    assert result.output.strip().startswith("ksolve: error: --rules: unknown rule set 'chess960'")
+    assert result.output.strip() == ("ksolve: error: --rules: unknown rule set 'chess960'; played here: berkeley, "
+                                     "berkeley-any, english, cincinnati, rand, wild16, fog-of-war")
+    result = CliRunner().invoke(main, ["play", "--rules", "modern"])  # not offered: no probes in a game
+    assert result.exit_code == 2 and result.output.startswith("ksolve: error: --rules: modern is not played here;")
     result = CliRunner().invoke(main, ["play", "--rules", "fog-of-war", "--fen", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"])
     assert result.exit_code == 2 and "standard start" in result.output
 

@@ -3,6 +3,8 @@ and (when Chromium is installed) the screenshot script."""
 
 from __future__ import annotations
 
+import ksolve
+
 import html
 import importlib.util
 import io
@@ -257,7 +259,8 @@ def test_html_cooked_problem_draws_a_tree_per_key() -> None:
     problem = load_problem(PROBLEMS / "anderson-27.toml")
     result, verification = solve(problem), verify(problem, tries=3)
     assert verification.verdict == "cooked" and len(verification.keys) == 2
-    page = render_report("html", problem, result, verification)
+    page = render_report("html", problem, result, verification,
+                         ksolve.key_solutions(problem, result, verification))
     check_html(page)
     assert 'id="solution"' in page and 'id="key-2"' in page and 'id="key-3"' not in page
     second = page.split('id="key-2"')[1]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import chess
 import pytest
 
-from bruteforce import MATE, OTHER_END, BruteForce, belief_from_hidden
+from bruteforce import FRESH, MATE, OTHER_END, BruteForce, belief_from_hidden
 from ksolve.belief import BeliefState, is_refusal
 from ksolve.board import move_from_uci, position_to_board
 from ksolve.rules import codes, get_rules
@@ -257,9 +257,9 @@ class _NoRefusals(BruteForce):
     """The brute force with the "No" branch forbidden: only attempts legal in
     every member (to show that a hand-written case needs the "No" branch)."""
 
-    def attempt_wins(self, belief: frozenset[str], move: chess.Move, n: int) -> bool:
+    def attempt_wins(self, belief: frozenset[str], move: chess.Move, n: int, state: str = FRESH) -> bool:
         legal_everywhere = all(move in self.legal_and_mating(epd)[0] for epd in belief)
-        return legal_everywhere and super().attempt_wins(belief, move, n)
+        return legal_everywhere and super().attempt_wins(belief, move, n, state)
 
 
 ROTENBERG = "8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1"

@@ -5,13 +5,14 @@ from __future__ import annotations
 import random
 
 import chess
+import numpy as np
 import pytest
 
 from ksolve.belief import BeliefState
 from ksolve.rules import get_rules
 from ksolve.search.pns import ProofNumberSearch
 from ksolve.search.prover import Prover
-from ksolve.search.subsume import PER_GROUP, Subsumption
+from ksolve.search.subsume import PER_GROUP, SET_LIMIT, Hashes, Subsumption
 from ksolve.search.table import Entry
 from test_solver_vs_bruteforce import generate_problems
 
@@ -114,3 +115,44 @@ def test_reuse_in_rotenberg_keeps_the_key_and_saves_nodes(rotenberg: BeliefState
         if reuse:
             assert prover.table.subsumption.hits > 100
     assert nodes[1] < nodes[0]
+
+
+def _belief_of(hashes: np.ndarray) -> BeliefState:
+    """A belief of positions alike but for their hashes (one group of the index)."""
+    from ksolve.board.layout import COLUMN_HASH, POSITION_WIDTH
+
+    rows = np.zeros((len(hashes), POSITION_WIDTH), dtype=np.uint64)
+    rows[:, COLUMN_HASH] = np.sort(hashes)
+    return BeliefState(rows)
+
+
+@pytest.mark.parametrize("size", [3, SET_LIMIT, SET_LIMIT + 1, 5_000, 200_000])
+def test_containment_agrees_with_python_sets(size: int) -> None:
+    """``Hashes.within`` (sets while small, sorted search with a sample first
+    when large) against Python's set inclusion, on subsets, supersets, one
+    position changed and unrelated beliefs, small and large mixed."""
+    rng = np.random.default_rng(size)
+    pool = np.unique(rng.integers(1, 2**63, size=3 * size + 10, dtype=np.uint64))
+    whole = pool[:size]
+    cases = [whole[: max(1, size // 2)], whole[1:], np.append(whole, pool[-1]), whole[rng.permutation(size)[:3]],
+             np.append(whole[:-1], pool[-2]), pool[size:2 * size], pool[:1]]
+    indexed = Hashes.of(np.sort(whole))
+    for other in cases:
+        other = Hashes.of(np.sort(np.unique(other)))
+        assert other.within(indexed) == (set(other.array.tolist()) <= set(whole.tolist()))
+        assert indexed.within(other) == (set(whole.tolist()) <= set(other.array.tolist()))
+
+
+def test_a_million_positions_are_indexed_and_found() -> None:
+    """What took minutes with bit masks built position by position
+    (``benchmarks/bench_subsume.py`` times it): a proof of a belief of a
+    million positions covers a subset, its disproof a superset."""
+    rng = np.random.default_rng(7)
+    pool = np.unique(rng.integers(1, 2**63, size=2_000_010, dtype=np.uint64))
+    whole = pool[:1_000_000]
+    index = Subsumption()
+    index.note(_belief_of(whole), 0, Entry(proven=3, disproven=2, move=9))
+    assert index.lookup(_belief_of(whole[:-1]), 0, 3).move == 9
+    assert index.lookup(_belief_of(np.append(whole, pool[-1])), 0, 2).disproven == 2
+    assert index.lookup(_belief_of(pool[1_000_000:2_000_000]), 0, 2) is None
+    assert index.lookup(_belief_of(np.append(whole[1:], pool[-1])), 0, 3) is None  # one position not covered

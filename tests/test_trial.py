@@ -208,3 +208,16 @@ def test_the_last_move_without_mate_ends_the_game_without_a_reply():
     step = trial.attempt("h1h2")
     assert (step.reply, step.mate_kept, trial.over, trial.result) == (None, False, True, "no mate in time")
     assert trial.view().reveal.moves == ["Rh2"]
+
+
+def test_try_it_plays_anderson_21s_second_key_and_asks_after_a_refusal():
+    """1.Bb7 (issue 42): its strategy against the worst-case referee mates in 2,
+    asking "Any?" on the last move after a refused attempt where it must."""
+    from ksolve.solver import solve_with_key
+
+    anderson = ksolve.load_problem("problems/anderson-21.toml")
+    trial = Trial(anderson)
+    played = play_strategy(trial, solve_with_key(anderson, "h1b7").tree)
+    assert played[0] == "Bb7" and played[-1].endswith("#") and trial.result == "mate"
+    asked = [i for i, heard in enumerate(trial.heard) if ".Any?:" in heard]
+    assert asked and any(trial.heard[i - 1].endswith(": No") for i in asked if i > 0), trial.heard

@@ -128,7 +128,7 @@ def test_cli_verify_exit_codes_and_json(tmp_path: Path) -> None:
     cooked.write_text('stipulation = "#1"\nrules = "berkeley"\n[position]\nfen = "k7/8/1K6/8/8/8/8/6RR w - - 0 1"\n')
     result = runner.invoke(main, ["verify", str(sound), "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["verdict"] == SOUND
+    assert json.loads(result.stdout)["verdict"] == SOUND  # progress lines go to stderr
     result = runner.invoke(main, ["verify", str(cooked)])
     assert result.exit_code == 1 and "cooked" in result.output
     result = runner.invoke(main, ["verify", str(tmp_path)])
@@ -180,6 +180,7 @@ def test_rotenberg_tries_read_as_composers_print_them() -> None:
 
 
 @pytest.mark.parametrize("name,keys", [
+    ("anderson-21", ["h1a8", "h1b7"]),  # 1.Bb7's mate asks "Any?" after a refused attempt (issue 42)
     ("anderson-23", ["a5a6", "b6b3", "f2f3"]),
     ("anderson-27", ["b2b4", "c6d7"]),
     ("anderson-31", ["a7b5", "e7e8"]),

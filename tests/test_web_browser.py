@@ -238,3 +238,86 @@ def test_every_page_reads_at_400_px(browser, server) -> None:
     board = page.locator("#compose-board").bounding_box()
     assert 300 <= board["width"] <= 400 and abs(board["width"] - board["height"]) < 2
     context.close()
+
+
+@pytest.mark.slow  # Rotenberg's solution step by step: each step's search takes seconds
+def test_try_it_plays_rotenbergs_whole_solution_by_drags(page, workbench) -> None:
+    """Every White move of the solution, whatever the worst-case referee answers, dragged on
+    the board (chessground is told it is White's turn after every answer, so the next drag
+    lifts a man), to the mate."""
+    import ksolve
+
+    problem = ksolve.load_problem(ROOT / "problems" / "rotenberg-1976.toml")
+    tree = ksolve.solve(problem).tree
+    page.fill("#toml", (ROOT / "problems" / "rotenberg-1976.toml").read_text())
+    expect(page.locator("#check-status")).to_contain_text("30 positions")
+    page.click("#tab-try")
+    page.click("#try-start")
+    expect(page.locator("#try-stop")).to_be_enabled(timeout=60_000)
+    expect(page.locator("#try-legend")).to_contain_text("bishop: may stand on the dotted squares (30 squares)")
+    node, played = 0, []
+    for _ in range(20):
+        (_, attempt, edge), = tree.out_edges(node, data=True)
+        assert edge["kind"] != "ask"
+        move = edge["move"]
+        with page.expect_response(lambda r: "/attempt" in r.url and r.request.method == "POST", timeout=60_000) as info:
+            workbench.drag_move(page, "#try-board", move[:2], move[2:4])
+        step = info.value.json()
+        assert step["attempt"] == move and step["mate_kept"] is not False, step
+        expect(page.locator("#try-answer .words")).to_have_text(step["answer"])
+        if step["san"]:
+            played.append(step["san"])
+        node = next(child for _, child, data in tree.out_edges(attempt, data=True) if data["label"] == step["answer"])
+        if step["view"]["over"]:
+            break
+        if tree.nodes[node]["kind"] == "black":
+            expect(page.locator("#try-answer .reply-words")).to_have_text(step["reply"])
+            node = next(child for _, child, data in tree.out_edges(node, data=True) if data["label"] == step["reply"])
+    expect(page.locator("#try-status")).to_have_text("Game over: mate.", timeout=60_000)
+    assert played[-1].endswith("#") and len(played) <= 8
+    heard = page.locator("#try-heard li").all_inner_texts()
+    assert heard[0].startswith("1.") and not page.locator("#try-heard").evaluate(
+        "list => getComputedStyle(list).listStyleType !== 'none'")       # numbered once: by its lines
+
+
+def test_verify_progress_counts_on_across_phases(page) -> None:
+    """The job's phases each count from zero; the page's counters add them up and never go back."""
+    totals = page.evaluate("""async () => {
+        const { ProgressTally, progressText } = await import('/static/verify.js');
+        const tally = new ProgressTally();
+        const events = [{phase: 'belief', depth: 0, nodes: 0, seconds: 0.4, tried: 5, total: 30},
+                        {phase: 'solve', depth: 3, nodes: 500, seconds: 1.0}, {phase: 'solve', depth: 6, nodes: 1200, seconds: 2.5},
+                        {phase: 'verify', depth: 1, nodes: 100, seconds: 0.5}, {phase: 'verify', depth: 2, nodes: 900, seconds: 3.0}];
+        return events.map(event => progressText('verify', tally.add(event)));
+    }""")
+    assert totals[1:] == ["Verifying (solve): depth 3, 500 nodes, 1.4 s", "Verifying (solve): depth 6, 1,200 nodes, 2.9 s",
+                          "Verifying: depth 1, 1,300 nodes, 3.4 s", "Verifying: depth 2, 2,100 nodes, 5.9 s"]
+
+
+def test_a_verification_on_the_verify_page_shows_in_the_library_and_variants_show_their_rules(browser, workbench, tmp_path) -> None:
+    folder = workbench.problems_folder(tmp_path / "problems", ("dawson-fcr3192", "one-eye-01"))
+    with workbench.serve(folder) as url:
+        context = browser.new_context(viewport={"width": 1280, "height": 1000})
+        page = context.new_page()
+        page.goto(url)
+        page.click("#tab-library")
+        expect(page.locator('#library-table tr[data-name="one-eye-01"] td.rules')).to_have_text("berkeley")
+        page.click('#library-table tr[data-name="dawson-fcr3192"] button.open')      # opened from the Library
+        expect(page.locator("#check-status")).to_contain_text("1 position")
+        page.click("#tab-verify")
+        page.click("#run-verify")
+        expect(page.locator("#verdict .verdict")).to_contain_text("Sound", timeout=120_000)
+        page.click("#tab-library")                                                  # no Refresh pressed
+        expect(page.locator('#library-table td.verdict-cell[data-name="dawson-fcr3192"] .badge')).to_have_text("sound")
+        page.click("#tab-compose")                                                  # saved from Compose, then verified
+        page.fill("#title", "Dawson, a copy")
+        page.fill("#save-name", "dawson-copy")
+        page.click("#save")
+        expect(page.locator("#save-status")).to_contain_text("Saved as dawson-copy.toml")
+        expect(page.locator("#check-status")).to_contain_text("1 position")
+        page.click("#tab-verify")
+        page.click("#run-verify")
+        expect(page.locator("#run-status")).to_have_text("Done.", timeout=120_000)
+        page.click("#tab-library")
+        expect(page.locator('#library-table td.verdict-cell[data-name="dawson-copy"] .badge')).to_have_text("sound")
+        context.close()

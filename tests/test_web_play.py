@@ -1,7 +1,8 @@
 """The Play API (``ksolve/web/play.py``) through Starlette's test client: games
 hot-seat and against the computer (its reply made in the worker process), each
-side's view, the spectator's, the PGN, the belief tool, and every bad request
-answered in one JSON line with a 4xx."""
+side's view, the spectator's own capability (it reads no men and cannot move),
+the rule sets' words, the PGN, the belief tool, and every bad request answered
+in one JSON line with a 4xx."""
 
 from __future__ import annotations
 
@@ -43,12 +44,16 @@ def test_hotseat_kriegspiel_views_and_records(client):
     assert attempt(client, game_id, "white", "e2e4").json()["answer"] == {"kind": "move", "words": "Silent"}
     black = client.get(f"/api/play/{game_id}?side=black").json()["state"]
     assert black["your_turn"] and black["moves"] == ["??"] and "e2" not in black["view"]["own"]
-    assert black["log"][-1]["text"] == "White moved: Silent"
+    assert black["log"][-1]["text"] == "White moved: Silent" and black["last_move"] == [] and not black["check"]
+    assert client.get(f"/api/play/{game_id}").json()["state"]["side"] == "black"   # hot-seat: the side to move
     attempt(client, game_id, "black", "e7e5")
     refused = attempt(client, game_id, "white", "e4e5").json()
     assert refused["answer"] == {"kind": "illegal", "words": "No"} and refused["state"]["your_turn"]
-    watcher = client.get(f"/api/play/{game_id}/spectate").json()
-    assert watcher["plies"] == 2 and "view" not in watcher and "reveal" not in watcher
+    assert refused["state"]["log"][-1]["text"] == "e5: No" and refused["state"]["moves"] == ["e4", "??"]
+    assert refused["state"]["last_move"] == ["e2", "e4"]
+    watcher = client.get(f"/api/play/watch/{game['watch']}").json()
+    assert watcher["plies"] == 2 and "view" not in watcher and "reveal" not in watcher and "moves" not in watcher
+    assert [line["text"] for line in watcher["log"]] == ["White moved: Silent", "Black moved: Silent"]
     white_pgn = client.get(f"/api/play/{game_id}/pgn?view=white")
     assert white_pgn.status_code == 200 and read_game(white_pgn.text).view is True
     one_line_error(client.get(f"/api/play/{game_id}/pgn"), 403, "after the end")
@@ -64,10 +69,10 @@ def test_bad_requests_are_one_line_4xx(client):
     game_id = start(client, rules="wild16")["id"]
     one_line_error(attempt(client, game_id, "black", "e7e5"), 409, "white's turn")
     one_line_error(attempt(client, game_id, "green", "e2e4"), 422, "side:")
-    one_line_error(attempt(client, game_id, "white", "zz"), 422, "move: invalid UCI")
+    one_line_error(attempt(client, game_id, "white", "zz"), 422, "move: 'zz' is no move of your men")
     one_line_error(client.post(f"/api/play/{game_id}/attempt", json={"side": "white"}), 422, "move: missing")
     one_line_error(attempt(client, game_id, "white", "any"), 422, "no 'Any?'")
-    assert attempt(client, game_id, "white", "e2e5").json()["answer"]["words"] == "Illegal"
+    assert attempt(client, game_id, "white", "e2e5").json()["answer"]["words"] == "Illegal move"
     assert client.delete(f"/api/play/{game_id}").json()["deleted"]
     one_line_error(client.get(f"/api/play/{game_id}"), 404, "no game")
 
@@ -90,7 +95,8 @@ def test_against_the_computer_the_reply_comes_with_the_answer(client):
         state = attempt(client, game_id, "black", state["askable"][0]).json()["state"]
     assert state["over"] and len(state["reveal"]["moves"]) == state["plies"]
     full = client.get(f"/api/play/{game_id}/pgn?view=full").text
-    assert read_fog(full).moves == tuple(state["reveal"]["moves"])
+    assert read_fog(full).moves == tuple(state["reveal"]["uci"])
+    assert client.get(f"/api/play/watch/{game['watch']}/pgn").text == full  # the spectators' PGN, after the end
     one_line_error(attempt(client, game_id, "black", "a6a5"), 409, "game is over")
 
 
@@ -102,7 +108,7 @@ def test_a_killed_thinking_process_answers_503_and_the_next_request_gets_the_com
 
     game_id = start(client, rules="wild16", mode="computer", side="white", seed=2)["id"]
     assert attempt(client, game_id, "white", "e2e4").json()["state"]["plies"] == 2  # the pool is up
-    for pid in list(THINKERS_POOL._pool._processes):
+    for pid in THINKERS_POOL._pool.pids():
         os.kill(pid, signal.SIGKILL)
     one_line_error(attempt(client, game_id, "white", "d2d4"), 503, "process died")
     state = client.get(f"/api/play/{game_id}?side=white").json()["state"]
@@ -128,7 +134,8 @@ def test_a_saved_game_is_replayed(client):
     for rules in ("berkeley-any", "fog-of-war"):
         game = play_match(rules, random_policy, random_policy, max_plies=20, seed=9)
         replayed = client.post("/api/play/replay", json={"pgn": game_pgn(game)}).json()
-        assert replayed["reveal"]["moves"] == [turn.move for turn in game.turns]
+        assert replayed["reveal"]["uci"] == [turn.move for turn in game.turns]
+        assert replayed["reveal"]["moves"] == game.sans()
         assert replayed["reveal"]["fens"] == game.board_fens()
         one_line_error(client.post("/api/play/replay", json={"pgn": game_pgn(game, chess.WHITE)}), 422,
                        "a side's view cannot be replayed")
@@ -151,3 +158,47 @@ def test_the_thinkers_queue_is_bounded(client, monkeypatch):
     game = start(client, rules="berkeley", mode="hotseat")
     monkeypatch.setattr(play.THINKERS_POOL, "in_flight", play.MAX_WAITING)
     one_line_error(client.get(f"/api/play/{game['id']}/belief?side=white"), 429, "tasks waiting")
+
+
+def test_the_spectators_id_reads_no_men_and_cannot_move(client):
+    """The spectators' id is its own capability: with it no side's state, PGN or belief is
+    read and no move is made; with the players' id the spectators' route answers nothing."""
+    game = start(client, rules="wild16", mode="hotseat")
+    game_id, watch = game["id"], game["watch"]
+    assert watch != game_id and watch not in game_id and len(watch) >= 20
+    attempt(client, game_id, "white", "Nf3")
+    for request in (client.get(f"/api/play/{watch}?side=white"), client.get(f"/api/play/{watch}?side=black"),
+                    client.get(f"/api/play/{watch}"), client.get(f"/api/play/{watch}/pgn?view=white"),
+                    client.get(f"/api/play/{watch}/pgn?view=black"), client.get(f"/api/play/{watch}/belief?side=white"),
+                    attempt(client, watch, "black", "e7e5"), client.delete(f"/api/play/{watch}"),
+                    client.get(f"/api/play/watch/{game_id}")):
+        one_line_error(request, 404, "no game")
+    watched = client.get(f"/api/play/watch/{watch}")
+    assert watched.status_code == 200 and watched.json()["plies"] == 1
+    assert not {"view", "moves", "askable", "side", "reveal", "last_move"} & set(watched.json())
+    assert "Nf3" not in watched.text and "g1f3" not in watched.text and '"K"' not in watched.text
+    one_line_error(client.get(f"/api/play/watch/{watch}/pgn"), 403, "after the end")
+    assert client.get(f"/api/play/{game_id}?side=black").json()["state"]["plies"] == 1  # nothing moved
+
+
+def test_the_rule_sets_played_and_their_words(client):
+    answer = client.get("/api/play/rules").json()
+    assert answer["default"] == "wild16"
+    names = [book["name"] for book in answer["rules"]]
+    assert names == ["berkeley", "berkeley-any", "english", "cincinnati", "rand", "wild16", "fog-of-war"]
+    wild16 = next(book for book in answer["rules"] if book["name"] == "wild16")
+    assert [line["words"] for line in wild16["lines"]][:4] == ["Illegal move", "Pawn at e4 captured",
+                                                               "Piece at e4 captured", "Rank check"]
+    one_line_error(client.post("/api/play", json={"rules": "modern"}), 422, "modern is not played here")
+
+
+def test_san_moves_in_the_state_and_the_replay(client):
+    game = start(client, rules="berkeley", mode="hotseat")
+    for side, move in (("white", "e4"), ("black", "f5"), ("white", "exf5"), ("black", "g5"), ("white", "Qh5")):
+        assert attempt(client, game["id"], side, move).json()["answer"]["kind"] == "move"
+    black = client.get(f"/api/play/{game['id']}?side=black").json()["state"]
+    assert black["over"] and black["result"] == "1-0"
+    assert black["reveal"]["moves"] == ["e4", "f5", "exf5", "g5", "Qh5#"]
+    assert black["reveal"]["uci"] == ["e2e4", "f7f5", "e4f5", "g7g5", "d1h5"]
+    white = client.get(f"/api/play/{game['id']}?side=white").json()["state"]
+    assert white["moves"] == ["e4", "??", "exf5", "??", "Qh5#"] and white["log"][-1]["text"] == "Qh5#: Checkmate"

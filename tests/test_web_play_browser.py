@@ -1,15 +1,19 @@
-"""The Play page (``/play`` of ``ksolve serve``) in a real headless Chromium:
-a hot-seat Kriegspiel game where the curtain hides the board between turns, an
-illegal attempt answered "No" and the same player moving again, a capture
-announced with its square; a Fog-of-War game won by capturing the king, the
-spectator page showing no men before the end and the replay every move after.
+"""The Play page (``/play`` of ``ksolve serve``) in a real headless Chromium, as
+a person plays it: games against the computer under Wild 16 and Fog of War
+with every White move dragged (refused drags followed by more drags), a
+hot-seat Kriegspiel game to the mate with typed and dragged moves and refused
+drags, the curtain hiding everything of the other side (the DOM and the
+answer of every link on the page), the spectators' link reading no men and
+moving nothing, the replay, a saved game, the board's size at 1280 and 400 px.
 (Debian's /usr/bin/chromium through Playwright, against the real server, as
 ``tests/test_web_browser.py`` does.)"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import chess
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,6 +24,8 @@ playwright_api = pytest.importorskip("playwright.sync_api", reason="needs Playwr
 expect = playwright_api.expect
 MEN = "#{} cg-board piece:not(.ghost)"
 """The men standing on a board (chessground's drag ghost left out)."""
+TURN = 30_000
+"""Milliseconds a move may take to be answered (the computer's reply included)."""
 
 
 @pytest.fixture(scope="module")
@@ -48,12 +54,90 @@ def context(browser, server):
     assert outside == [] and errors == []
 
 
-def new_game(page, server: str, rules: str) -> None:
-    page.goto(server + "play")
+# --- the board -----------------------------------------------------------------------------------
+def square_center(page, board: str, square: str) -> tuple[float, float]:
+    """The centre of ``square`` on the chessground board ``board``, whichever side is at the bottom."""
+    box = page.locator(board).bounding_box()
+    black = "orientation-black" in page.get_attribute(board, "class")
+    file, rank = "abcdefgh".index(square[0]), int(square[1]) - 1
+    if black:
+        file, rank = 7 - file, 7 - rank
+    size = box["width"] / 8
+    return box["x"] + (file + 0.5) * size, box["y"] + (7 - rank + 0.5) * size
+
+
+def drag(page, orig: str, dest: str, board: str = "#play-board") -> None:
+    """Drags the man on ``orig`` to ``dest`` with the mouse, in small steps as a hand does."""
+    page.mouse.move(*square_center(page, board, orig))
+    page.mouse.down()
+    page.mouse.move(*square_center(page, board, dest), steps=8)
+    page.mouse.up()
+
+
+def men_on(page, board: str = "#play-board") -> dict[str, str]:
+    """The men chessground shows: square -> "white pawn", ..."""
+    return page.evaluate(f"""() => Object.fromEntries([...document.querySelectorAll('{board} cg-board piece')]
+        .filter(p => !p.classList.contains('ghost') && p.cgKey).map(p => [p.cgKey, p.cgPiece]))""")
+
+
+def own_men(view: dict) -> dict[str, str]:
+    """The men a side's view holds, as ``men_on`` names them."""
+    names = {"k": "king", "q": "queen", "r": "rook", "b": "bishop", "n": "knight", "p": "pawn"}
+    return {square: f"{'white' if symbol.isupper() else 'black'} {names[symbol.lower()]}"
+            for square, symbol in {**view["own"], **view["enemy"]}.items()}
+
+
+def fetch(page, url: str, method: str = "GET", body: dict | None = None) -> tuple[int, str]:
+    """``url`` fetched from inside the page (same origin): status and text."""
+    return tuple(page.evaluate("""async ([url, method, body]) => {
+        const init = {method, headers: {Accept: 'application/json'}};
+        if (body) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
+        const response = await fetch(url, init);
+        return [response.status, await response.text()];
+    }""", [url, method, body]))
+
+
+def game_id(page) -> str:
+    return re.search(r"[?&]game=([^&]+)", page.url).group(1)
+
+
+def state_of(page, side: str | None = None) -> dict:
+    import json
+
+    status, text = fetch(page, f"/api/play/{game_id(page)}" + (f"?side={side}" if side else ""))
+    assert status == 200, text
+    return json.loads(text)["state"]
+
+
+def attempt_by_drag(page, orig: str, dest: str) -> dict:
+    """Drags ``orig``-``dest``, waits for the referee's answer (and the computer's reply) on
+    the page; the answer as the server gave it."""
+    with page.expect_response(lambda r: r.url.endswith("/attempt") and r.request.method == "POST", timeout=TURN) as info:
+        drag(page, orig, dest)
+    answer = info.value.json()
+    if answer["answer"]["kind"] == "move" and answer["state"]["mode"] == "hotseat" and not answer["state"]["over"]:
+        expect(page.locator("#curtain-text")).to_contain_text(f"has moved ({answer['answer']['words']})")
+    else:
+        expect(page.locator("#play-answer")).to_have_text(f"Referee: {answer['answer']['words']}", timeout=TURN)
+    return answer
+
+
+def attempt_by_typing(page, text: str) -> dict:
+    with page.expect_response(lambda r: r.url.endswith("/attempt") and r.request.method == "POST", timeout=TURN) as info:
+        page.fill("#play-move", text)
+        page.press("#play-move", "Enter")
+    return info.value.json()
+
+
+def new_game(page, server: str, rules: str, mode: str = "hotseat", query: str = "") -> None:
+    page.goto(server + "play" + query)
     page.select_option("#play-rules", rules)
-    page.select_option("#play-mode", "hotseat")
+    page.select_option("#play-mode", mode)
     page.click("#play-start")
-    expect(page.locator("#curtain")).to_be_visible()
+    if mode == "hotseat":
+        expect(page.locator("#curtain")).to_be_visible()
+    else:
+        expect(page.locator("#play-turn")).to_contain_text("Your move", timeout=TURN)
 
 
 def through_curtain(page, men: int | None = None) -> None:
@@ -66,35 +150,221 @@ def through_curtain(page, men: int | None = None) -> None:
         expect(page.locator(MEN.format("play-board"))).to_have_count(men)
 
 
-def move(page, uci: str) -> None:
-    page.fill("#play-move", uci)
-    page.press("#play-move", "Enter")
+# --- against the computer, every White move by drag ---------------------------------------------------
+def farthest(state: dict) -> str:
+    """The attempt reaching farthest up the board (most are refused: the enemy's men are there)."""
+    own = state["view"]["own"]
+    moves = [m for m in state["askable"] if own[m[:2]].lower() != "k" and m[4:] in ("", "q")]
+    return sorted(moves, key=lambda m: (-int(m[3]), m))[0]
 
 
-def test_hotseat_kriegspiel_curtain_no_and_capture(context, server) -> None:
+def quiet(state: dict, turn: int) -> str:
+    """A move of a man other than the king, never taking a king in sight, taking a man in
+    sight when it can; otherwise one chosen by the turn's number (a varied, reproducible game)."""
+    own, enemy = state["view"]["own"], state["view"]["enemy"]
+    kings = {square for square, symbol in enemy.items() if symbol.lower() == "k"}
+    moves = sorted(m for m in state["askable"] if own[m[:2]].lower() != "k" and m[2:4] not in kings and m[4:] in ("", "q")
+                   and not (own[m[:2]].lower() == "p" and m[0] != m[2] and m[2:4] not in enemy))
+    takes = [m for m in moves if m[2:4] in enemy]
+    return takes[0] if takes else moves[(turn * 7) % len(moves)]
+
+
+def play_twenty_plies_by_drag(page, server: str, rules: str) -> tuple[int, int, int]:
+    """A game against the computer (White, the page's seed 5) to 20 plies, every White move
+    dragged; under Wild 16 the farthest-reaching attempts first until the referee refuses one,
+    under Fog of War a drag to a square that is no move of the man (the page puts it back and
+    asks nothing) before the next. The drags, the referee's refusals, the page's refusals."""
+    new_game(page, server, rules, "computer", "?seed=5")
+    requests = []
+    page.on("request", lambda request: requests.append(request.url) if request.url.endswith("/attempt") else None)
+    drags = refusals = page_refusals = 0
+    state = state_of(page, "white")
+    while state["plies"] < 20:
+        assert not state["over"], (state["result"], state["termination"])
+        assert state["your_turn"] and men_on(page) == own_men(state["view"])
+        if rules == "wild16" and not refusals:
+            answer = attempt_by_drag(page, *split(farthest(state)))
+            drags += 1
+            if answer["answer"]["kind"] == "illegal":
+                refusals += 1
+                assert answer["answer"]["words"] == "Illegal move" and answer["state"]["your_turn"]
+                expect(page.locator("#play-turn")).to_contain_text("Your move")
+                assert men_on(page) == own_men(answer["state"]["view"])   # the man went back
+            state = answer["state"]
+            if answer["answer"]["kind"] == "move":
+                continue
+        if rules == "fog-of-war" and not page_refusals:
+            before, asked = men_on(page), len(requests)
+            king = next(square for square, symbol in state["view"]["own"].items() if symbol == "K")
+            drag(page, king, king[0] + "5")                              # no king's move: put back, nothing asked
+            page.wait_for_timeout(300)
+            assert men_on(page) == before and len(requests) == asked
+            page_refusals += 1
+        answer = attempt_by_drag(page, *split(quiet(state, state["plies"])))
+        drags += 1
+        assert answer["answer"]["kind"] == "move", answer["answer"]
+        state = answer["state"]
+        expect(page.locator("#play-turn")).to_contain_text("Your move" if not state["over"] else "Game over", timeout=TURN)
+        white_moves = [move for move in state["moves"] if move != "??"]
+        expect(page.locator("#play-moves")).to_contain_text(white_moves[-1])  # SAN in the move list
+    assert len(requests) == drags                                        # every attempt was a drag
+    return drags, refusals, page_refusals
+
+
+def split(uci: str) -> tuple[str, str]:
+    return uci[:2], uci[2:4]
+
+
+def test_wild16_against_the_computer_twenty_plies_every_white_move_dragged(context, server) -> None:
+    page = context.new_page()
+    drags, refusals, _ = play_twenty_plies_by_drag(page, server, "wild16")
+    assert refusals >= 1 and drags >= 11
+    state = state_of(page)
+    assert state["plies"] >= 20 and state["side"] == "white"
+    log = page.locator("#play-log").inner_text()
+    assert "Illegal move" in log and "0 pawn tries" not in log and "Black moved:" in log
+    assert not re.search(r"\b[a-h][1-8][a-h][1-8]\b", log)               # SAN, no UCI, in the log
+
+
+def test_fog_of_war_against_the_computer_twenty_plies_every_white_move_dragged(context, server) -> None:
+    page = context.new_page()
+    drags, _, page_refusals = play_twenty_plies_by_drag(page, server, "fog-of-war")
+    assert page_refusals == 1 and drags >= 10
+    assert page.locator("#play-board square.fog").count() > 0
+    expect(page.locator("#play-legend")).to_contain_text("squares you do not see")
+
+
+# --- hot-seat ---------------------------------------------------------------------------------------
+def test_hotseat_kriegspiel_to_the_mate_typed_and_dragged_with_refused_drags(context, server) -> None:
     page = context.new_page()
     new_game(page, server, "berkeley")
-    through_curtain(page, 16)                                   # White sees his 16 men only
-    expect(page.locator("#play-turn")).to_contain_text("White to move")
-    move(page, "e2e4")
-    through_curtain(page, 16)                                   # Black's board: his men only
-    expect(page.locator("#play-log")).to_contain_text("White moved: Silent")
-    move(page, "e7e5")
     through_curtain(page, 16)
-    move(page, "e4e5")                                          # blocked by the unseen pawn
-    expect(page.locator("#play-answer")).to_have_text("No")
-    expect(page.locator("#curtain")).to_be_hidden()             # the same player moves again
-    expect(page.locator("#play-turn")).to_contain_text("White to move")
-    move(page, "d2d4")
-    through_curtain(page)
-    move(page, "e5d4")
-    through_curtain(page, 15)                                   # White lost the d-pawn
-    expect(page.locator("#play-log")).to_contain_text("Black moved: Capture at d4")
-    # a guess from the tray: a black knight on f6, drawn on White's board
-    page.click("#play-tray button[data-role=n]")
+    expect(page.locator("#play-turn")).to_contain_text("Your move: White to play")
+    assert attempt_by_drag(page, "e2", "e4")["answer"]["kind"] == "move"          # 1.e4 dragged
+    through_curtain(page, 16)
+    assert "orientation-black" in page.get_attribute("#play-board", "class")       # Black's board, his side below
+    expect(page.locator("#play-log")).to_contain_text("White moved: Silent")
+    assert attempt_by_typing(page, "e5")["answer"]["kind"] == "move"              # 1...e5 typed (SAN)
+    through_curtain(page, 16)
+    refused = attempt_by_drag(page, "e4", "e5")                                  # blocked by the unseen pawn
+    assert refused["answer"] == {"kind": "illegal", "words": "No"}
+    expect(page.locator("#curtain")).to_be_hidden()                               # the same player moves again
+    assert men_on(page) == own_men(refused["state"]["view"])                     # the pawn went back to e4
+    refused = attempt_by_drag(page, "e4", "d5")                                  # a pawn try: nothing on d5
+    assert refused["answer"]["words"] == "No"
+    assert attempt_by_drag(page, "f1", "c4")["answer"]["kind"] == "move"          # 2.Bc4, dragged after two refusals
+    through_curtain(page, 16)
+    assert attempt_by_drag(page, "b8", "c6")["answer"]["kind"] == "move"          # 2...Nc6 dragged (Black's board)
+    through_curtain(page, 16)
+    assert attempt_by_typing(page, "d1h5")["answer"]["kind"] == "move"            # 3.Qh5 typed (UCI)
+    through_curtain(page, 16)
+    refused = attempt_by_drag(page, "e5", "e4")                                  # Black: blocked by White's pawn
+    assert refused["answer"]["words"] == "No" and men_on(page)["e5"] == "black pawn"
+    assert attempt_by_drag(page, "g8", "f6")["answer"]["kind"] == "move"          # 3...Nf6?? dragged after it
+    through_curtain(page, 16)
+    expect(page.locator("#play-log")).to_contain_text("Black moved: Silent")
+    expect(page.locator("#play-log")).to_contain_text("3. Qh5: Silent")
+    mate = attempt_by_drag(page, "h5", "f7")                                     # 4.Qxf7#
+    assert mate["answer"]["words"] == "Capture at f7, checkmate" and mate["state"]["over"]
+    expect(page.locator("#curtain")).to_be_hidden()
+    expect(page.locator("#play-turn")).to_contain_text("Game over: 1-0")
+    expect(page.locator("#replay-moves")).to_contain_text("Qxf7#")
+    expect(page.locator("#replay-moves button.m")).to_have_count(7)
+    expect(page.locator("#replay-result")).to_contain_text("4 moves (7 half-moves)")
+    page.click("#replay-first")
+    expect(page.locator(MEN.format("replay-board"))).to_have_count(32)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-ply")).to_have_text("1 / 7")
+    expect(page.locator("#replay-board square.last-move")).to_have_count(2)     # e2-e4 highlighted
+    moves = page.locator("#play-moves").inner_text().split()
+    assert moves == ["1.", "e4", "??", "2.", "Bc4", "??", "3.", "Qh5", "??", "4.", "Qxf7#"]
+
+
+def test_the_curtain_hides_everything_of_the_side_that_moved(context, server) -> None:
+    """With the curtain up for Black after 1.e4 e5 2.Bc4 nothing on the page, nor any link's
+    answer, carries White's moves, men, status, guesses, belief count or PGN."""
+    page = context.new_page()
+    page.goto(server + "play")
+    page.select_option("#play-rules", "wild16")
+    page.check("#play-belief-tool")
+    page.click("#play-start")
+    through_curtain(page, 16)
+    attempt_by_typing(page, "e4")
+    through_curtain(page, 16)
+    attempt_by_typing(page, "e5")
+    through_curtain(page, 16)
+    expect(page.locator("#belief-count")).to_contain_text("fit what you heard", timeout=TURN)
+    page.click("#play-tray button[data-role=n]")                     # a guess of White's: a knight on c6
     box = page.locator("#play-board").bounding_box()
-    page.mouse.click(box["x"] + box["width"] * 5.5 / 8, box["y"] + box["height"] * 2.5 / 8)
-    expect(page.locator("#play-board .cg-shapes g, #play-board svg image, #play-board piece.ghost, #play-board cg-auto-pieces piece")).not_to_have_count(0)
+    page.mouse.click(box["x"] + box["width"] * 2.5 / 8, box["y"] + box["height"] * 2.5 / 8)
+    expect(page.locator("#play-board cg-auto-pieces piece, #play-board svg image")).not_to_have_count(0)
+    expect(page.locator("#pgn-own")).to_be_visible()
+    attempt_by_typing(page, "Bc4")
+    expect(page.locator("#curtain")).to_be_visible()
+
+    secrets = (r"Bc4", r"f1c4", r"1\. e4", r"e2e4", r"White's PGN", r"[\d,]+ positions? fit what you heard",
+               r"White to play", r"view=white")
+    text = page.evaluate("document.body.textContent")
+    attributes = page.evaluate("""() => [...document.querySelectorAll('*')].flatMap(e =>
+        [...e.attributes].map(a => a.value)).join(' ')""")
+    for secret in secrets:
+        assert not re.search(secret, text) and not re.search(secret, attributes), secret
+    assert page.input_value("#play-move") == ""
+    expect(page.locator("#play-turn")).to_have_text(re.compile(r"^Black to move\."))
+    expect(page.locator(MEN.format("play-board"))).to_have_count(0)
+    expect(page.locator("#play-board cg-auto-pieces piece, #play-board svg image, #play-board square.last-move, "
+                        "#play-board square.check")).to_have_count(0)
+    expect(page.locator("#pgn-own")).to_be_hidden()
+    links = page.evaluate("[...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))")
+    assert links and not any("pgn" in link for link in links)
+    for link in links:                                              # every link answers without White's secrets
+        if link.startswith("#"):
+            continue
+        status, body = fetch(page, link)
+        assert status == 200 and not any(secret in body for secret in ("Bc4", "f1c4", '"own"', "e2e4")), link
+    watch = page.get_attribute("#spectate-link", "href").split("watch=")[1]
+    status, body = fetch(page, f"/api/play/watch/{watch}")        # what the spectator link's page reads
+    assert status == 200 and "Bc4" not in body and '"own"' not in body
+    # Black comes to the board: his men only, White's move as Black hears it
+    through_curtain(page, 16)
+    expect(page.locator("#play-log")).to_contain_text("2. White moved: Silent")
+    assert set(men_on(page).values()) <= {f"black {name}" for name in ("king", "queen", "rook", "bishop", "knight", "pawn")}
+    expect(page.locator("#play-board cg-auto-pieces piece, #play-board svg image")).to_have_count(0)  # not White's guess
+
+
+def test_a_spectators_link_reads_no_men_and_moves_nothing(context, server) -> None:
+    page = context.new_page()
+    new_game(page, server, "berkeley")
+    through_curtain(page)
+    attempt_by_typing(page, "Nc3")
+    through_curtain(page)
+    attempt_by_typing(page, "Nh6")
+    watch_url = page.get_attribute("#spectate-link", "href")
+    watch = watch_url.split("watch=")[1]
+    player = game_id(page)
+    assert watch != player
+    spectator = context.new_page()
+    spectator.goto(server + watch_url.lstrip("/"))
+    expect(spectator.locator("#watch-status")).to_contain_text("1 move (2 half-moves) played, White to move")
+    expect(spectator.locator("#watch-log")).to_contain_text("Black moved: Silent")
+    expect(spectator.locator(MEN.format("watch-board"))).to_have_count(0)
+    text = spectator.evaluate("document.body.textContent")
+    assert not re.search(r"Nc3|b1c3|Nh6|g8h6", text) and player not in spectator.content()
+    for link in spectator.evaluate("[...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))"):
+        status, body = fetch(spectator, link)
+        assert not re.search(r"Nc3|b1c3|Nh6|g8h6|\"own\"", body), link
+    # with the spectators' id: no side's board, PGN or belief, no attempt, for either side
+    for side in ("white", "black"):
+        for url in (f"/api/play/{watch}?side={side}", f"/api/play/{watch}/pgn?view={side}",
+                    f"/api/play/{watch}/belief?side={side}"):
+            status, body = fetch(spectator, url)
+            assert status in (403, 404) and not re.search(r"Nc3|b1c3|Nh6|\"own\"", body), url
+        status, _ = fetch(spectator, f"/api/play/{watch}/attempt", "POST", {"side": side, "move": "e2e4"})
+        assert status in (403, 404)
+    status, body = fetch(spectator, f"/api/play/watch/{watch}/pgn")
+    assert status == 403 and "Nc3" not in body
+    assert state_of(page, "white")["plies"] == 2                              # nothing moved
+    expect(spectator.locator("#watch-status")).to_contain_text("2 half-moves")
 
 
 @pytest.mark.slow  # about 12 s on a loaded 2-core machine (two pages, ten curtain changes)
@@ -104,29 +374,32 @@ def test_fog_of_war_king_capture_spectator_and_replay(context, server) -> None:
     watch_url = page.get_attribute("#spectate-link", "href")
     spectator = context.new_page()
     spectator.goto(server + watch_url.lstrip("/"))
-    expect(spectator.locator("#watch-status")).to_contain_text("0 moves played")
+    expect(spectator.locator("#watch-status")).to_contain_text("0 moves (0 half-moves) played")
     expect(spectator.locator(MEN.format("watch-board"))).to_have_count(0)
     through_curtain(page, 16)
     expect(page.locator("#play-board square.fog")).to_have_count(32)   # ranks 5-8 fogged at the start
-    for uci in ("e2e4", "f7f6", "d1h5", "a7a6"):
-        move(page, uci)
+    for san in ("e4", "f6", "Qh5", "a6"):
+        attempt_by_typing(page, san)
         through_curtain(page)
-    expect(spectator.locator("#watch-status")).to_contain_text("4 moves played")
+    expect(spectator.locator("#watch-status")).to_contain_text("2 moves (4 half-moves) played")
     expect(spectator.locator(MEN.format("watch-board"))).to_have_count(0)  # no men before the end
     expect(page.locator("#play-board cg-board piece.black.king")).to_have_count(1)  # the queen sees the king
-    move(page, "h5e8")
+    attempt_by_drag(page, "h5", "e8")
     expect(page.locator("#curtain")).to_be_hidden()
     expect(page.locator("#play-turn")).to_contain_text("1-0 (King captured)")
-    expect(page.locator("#replay-moves li")).to_have_count(5)
+    expect(page.locator("#replay-moves button.m")).to_have_count(5)
+    expect(page.locator("#replay-moves")).to_contain_text("Qxe8")
     expect(page.locator(MEN.format("replay-board"))).to_have_count(31)
     page.click("#replay-first")
     expect(page.locator(MEN.format("replay-board"))).to_have_count(32)
     expect(page.locator("#replay-ply")).to_have_text("0 / 5")
     # the spectator: the fog lifts, the replay shows every move of both sides
-    expect(spectator.locator("#replay-moves li")).to_have_count(5)
-    expect(spectator.locator("#replay-moves")).to_contain_text("h5e8")
+    expect(spectator.locator("#replay-moves button.m")).to_have_count(5, timeout=TURN)
+    expect(spectator.locator("#replay-moves")).to_contain_text("Qxe8")
     expect(spectator.locator(MEN.format("replay-board"))).to_have_count(31)
     assert page.get_attribute("#pgn-full", "href").endswith("view=full")
+    status, body = fetch(spectator, spectator.get_attribute("#pgn-full", "href"))
+    assert status == 200 and "Qd1-h5" in body
 
 
 def test_a_saved_pgn_loads_into_the_replay(context, server, tmp_path) -> None:
@@ -140,6 +413,57 @@ def test_a_saved_pgn_loads_into_the_replay(context, server, tmp_path) -> None:
     page = context.new_page()
     page.goto(server + "play")
     page.set_input_files("#replay-file", str(saved))
-    expect(page.locator("#replay-moves li")).to_have_count(12)
-    expect(page.locator("#setup-status")).to_have_text("12 moves replayed.")
+    expect(page.locator("#replay-moves button.m")).to_have_count(12)
+    expect(page.locator("#setup-status")).to_have_text("6 moves (12 half-moves) replayed.")
+    expect(page.locator("#replay-moves")).to_contain_text(game.sans()[0])
     expect(page.locator(MEN.format("replay-board"))).to_have_count(len(game.board().piece_map()))
+
+
+def test_the_rule_set_shows_its_words_and_modern_is_not_offered(context, server) -> None:
+    page = context.new_page()
+    page.goto(server + "play")
+    options = page.eval_on_selector_all("#play-rules option", "options => options.map(o => o.value)")
+    assert options == ["berkeley", "berkeley-any", "english", "cincinnati", "rand", "wild16", "fog-of-war"]
+    expect(page.locator("#rulebook")).to_contain_text("Pawn at e4 captured")
+    expect(page.locator("#rulebook")).to_contain_text("Long-diagonal check")
+    expect(page.locator("#rulebook-source")).to_contain_text("Internet Chess Club")
+    page.select_option("#play-rules", "berkeley")
+    expect(page.locator("#rulebook")).to_contain_text("Capture at e4")
+    expect(page.locator("#rulebook")).not_to_contain_text("Pawn at e4 captured")
+
+
+@pytest.mark.parametrize("width, smallest, largest", [(1280, 560, 640), (400, 300, 380)])
+def test_the_board_is_large_where_the_screen_allows_and_reads_at_400_px(browser, server, width, smallest, largest) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    new_game(page, server, "wild16", "computer")
+    board = page.locator("#play-board").bounding_box()
+    assert smallest <= board["width"] <= largest and abs(board["width"] - board["height"]) < 2
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.keyboard.press("N")                                         # typing anywhere goes to the move field
+    page.keyboard.type("f3")
+    expect(page.locator("#play-move")).to_have_value("Nf3")
+    page.keyboard.press("Enter")
+    expect(page.locator("#play-log")).to_contain_text("1. Nf3: Silent", timeout=TURN)
+    expect(page.locator("#play-board square.last-move")).to_have_count(2)
+    context.close()
+
+
+def test_a_reloaded_page_goes_on_with_its_game(context, server) -> None:
+    page = context.new_page()
+    new_game(page, server, "wild16", "computer")
+    attempt_by_typing(page, "Nf3")
+    expect(page.locator("#play-log")).to_contain_text("1. Nf3: Silent", timeout=TURN)
+    page.reload()                                                      # ?game=<id> in the address bar
+    expect(page.locator("#play-log")).to_contain_text("1. Nf3: Silent")
+    expect(page.locator(MEN.format("play-board"))).to_have_count(16)
+    expect(page.locator("#play-turn")).to_contain_text("Your move: White to play, move 2")
+    new_game(page, server, "berkeley")
+    through_curtain(page)
+    attempt_by_typing(page, "e4")
+    page.reload()                                                      # hot-seat: behind the curtain again
+    expect(page.locator("#curtain")).to_be_visible()
+    expect(page.locator("#curtain-text")).to_contain_text("Black to play")
+    expect(page.locator(MEN.format("play-board"))).to_have_count(0)
+    page.goto(server + "play?game=nosuch")
+    expect(page.locator("#setup-status")).to_contain_text("no game 'nosuch'")

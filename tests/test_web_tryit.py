@@ -105,7 +105,7 @@ def test_the_process_survives_bad_requests():
     try:
         trial_id, view = pool.start(SMALL)
         process = pool.processes[0]
-        pid = process.process.pid
+        pid = process.pid()
         with pytest.raises(trials.InputError, match="a2b3 is not a move"):
             pool.attempt(trial_id, "a2b3")
         with pytest.raises(trials.InputError, match="^<problem>: "):
@@ -115,7 +115,7 @@ def test_the_process_survives_bad_requests():
         with pytest.raises(RuntimeError, match="^the Try-it process failed: [A-Za-z]+Error: "):
             pool.start(None)  # no problem text at all (the routes refuse it first): a bug's one line
         assert pool.attempt(trial_id, "h1h8")["view"]["result"] == "mate"
-        assert process.process.pid == pid and view["positions"] == 1
+        assert process.pid() == pid and view["positions"] == 1
     finally:
         pool.shutdown()
 
@@ -130,7 +130,7 @@ def test_the_process_forgets_dropped_and_ended_trials():
         process = pool.processes[0]
         # told with the next request: the process no longer holds them
         for gone in (first, second):
-            assert process.call(process.generation, ("view", gone, None))[0] == ("missing", None)
+            assert process.call(process.generation, ("view", gone, None))[0] == ("ok", None)  # no such trial
         assert pool.view(third)["positions"] == 1 and len(pool) == 1
     finally:
         pool.shutdown()
@@ -140,7 +140,7 @@ def test_a_request_past_its_time_stops_the_process(monkeypatch):
     pool = TrialPool(processes=1)
     try:
         trial_id, _ = pool.start(ROTENBERG)
-        monkeypatch.setattr(trials, "ANSWER_WITHIN", 0.5)
+        monkeypatch.setattr(pool.processes[0].server, "answer_within", 0.5)
         with pytest.raises(TrialLost, match=r"is lost: its process was stopped: no answer within 0.5 s"):
             pool.attempt(trial_id, LONG_STEP)
         monkeypatch.undo()
@@ -152,7 +152,7 @@ def test_a_request_past_its_time_stops_the_process(monkeypatch):
 def test_the_server_stops_the_trial_processes_when_it_stops():
     with TestClient(create_app(None, max_running=1)) as client:
         trial_id = client.post("/api/try", json={"problem": SMALL}).json()["id"]
-        process = tryit.TRIALS.store.get(trial_id).process.process
+        process = tryit.TRIALS.store.get(trial_id).process.server.worker.process
     process.join(10)
     assert not process.is_alive() and len(tryit.TRIALS) == 0
 

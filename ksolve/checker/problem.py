@@ -2,7 +2,7 @@
 goal, the number of moves and the initial positions.
 
 This module shares no code with ``ksolve.problem`` / ``ksolve.hidden``; it
-re-implements the format of ``problems/README.md`` so that the certificate
+re-implements the format of ``docs/guide/problem-format.md`` so that the certificate
 checker does not trust the solver's own enumeration.  A hidden unit
 ``PIECES:SQUARES`` (or a table ``{piece, squares, optional}``) stands on one
 of its allowed *empty* squares, hidden units on distinct squares; a placement
@@ -103,7 +103,14 @@ def decode_utf8(data: bytes) -> str:
     Traceback (most recent call last):
     ...
     ValueError: line 1, column 4: byte 0xe9 is not UTF-8 (save the file as UTF-8)
+    >>> decode_utf8(b"\\xef\\xbb\\xbfid = 'x'")
+    Traceback (most recent call last):
+    ...
+    ValueError: line 1, column 1: the file begins with a byte-order mark (bytes EF BB BF): save it as UTF-8 without one
     """
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise ValueError("line 1, column 1: the file begins with a byte-order mark (bytes EF BB BF): "
+                         "save it as UTF-8 without one")
     control = re.search(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", data)
     if control:
         line, column = _line_column(data, control.start())

@@ -245,6 +245,28 @@ def turn_info(board: chess.Board, rules: str) -> Observation:
     return pawn_tries(board, rules)
 
 
+def may_ask(rules: str, asked: bool) -> bool:
+    """Whether White may ask "Any?" now, ``asked`` saying whether he asked it
+    this turn: under the rule sets with the question, once a turn, at any
+    point before the turn's legal move (after refused attempts too).
+
+    >>> may_ask("english", asked=False), may_ask("english", asked=True), may_ask("berkeley", asked=False)
+    (True, False, False)
+    """
+    return rules in ANY_QUESTION and not asked
+
+
+def obliged_after_refusal(rules: str, obliged: bool) -> bool:
+    """Whether, after a refused attempt, the next attempt must still be a pawn
+    capture: under Berkeley+Any until one is legal; under English one refused
+    pawn try meets the obligation.
+
+    >>> obliged_after_refusal("berkeley-any", True), obliged_after_refusal("english", True)
+    (True, False)
+    """
+    return obliged and rules == "berkeley-any"
+
+
 def any_answer(board: chess.Board) -> bool:
     """The answer to "Any?": has the side to move a legal pawn capture?"""
     return bool(pawn_captures(board))

@@ -311,8 +311,7 @@ class _Replay:
             if "no" not in node:
                 self.refute(next(iter(refused.values())), f"{move.uci()} is refused here but the certificate "
                                                           "has no 'no' branch")
-            still_obliged = obliged and self.rules == "berkeley-any"
-            self.white(node["no"], refused, played, asked, still_obliged)
+            self.white(node["no"], refused, played, asked, referee.obliged_after_refusal(self.rules, obliged))
 
     def probe(self, node: dict, lines: dict, played: int, fresh: bool) -> None:
         """White names squares; every line's contents of them must be a listed answer."""
@@ -336,8 +335,9 @@ class _Replay:
             self.white(answers[text], members, played, asked=False, obliged=False)
 
     def ask(self, node: dict, lines: dict, played: int, asked: bool) -> None:
-        if asked:
-            self.refute(next(iter(lines.values())), "\"Any?\" asked twice in one turn")
+        if not referee.may_ask(self.rules, asked):
+            self.refute(next(iter(lines.values())), "\"Any?\" asked twice in one turn" if asked
+                        else f"\"Any?\" under the {self.rules} rules, which have no such question")
         word = "Try" if self.rules == "berkeley-any" else "Yes"
         branches: dict[str, dict] = {"yes": {}, "no": {}}
         for key, line in lines.items():

@@ -5,7 +5,7 @@ of a frozen ``CandidateJob``, JSON back) that a Dask worker runs:
    ``max_belief`` positions;
 2. cheap proofs: each known cook (``refute``) no longer wins (``refuted``
    lists those that do not); the key to keep
-   (``key``) wins; for a new problem (no key), no mate in fewer moves and a
+   (``keep``) wins; for a new problem (no key), no mate in fewer moves and a
    mate in the stipulated number (one proof-number search each);
 3. the full verification: sound, and the key kept;
 4. the certificate of a solution, replayed by the independent checker, and
@@ -14,9 +14,9 @@ of a frozen ``CandidateJob``, JSON back) that a Dask worker runs:
 The first failing check ends the task with its stage and reason.
 
 >>> text = 'stipulation = "#1"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n'
->>> check_candidate(CandidateJob(text, "mate1", key="h1h8", seconds=60))["status"]
+>>> check_candidate(CandidateJob(text, "mate1", keep="h1h8", seconds=60))["status"]
 'sound'
->>> result = check_candidate(CandidateJob(text, "mate1", key="h1h7", seconds=60))
+>>> result = check_candidate(CandidateJob(text, "mate1", keep="h1h7", seconds=60))
 >>> result["status"], result["stage"], result["reason"]
 ('rejected', 'key', 'the key 1.Rh7 does not mate in 1')
 """
@@ -28,7 +28,7 @@ from typing import Any
 
 from ksolve.compose.edits import men_of
 from ksolve.compose.ranking import rank
-from ksolve.runs.tasks import digest
+from ksolve.execution.jobs import JobProgress, JobResult, digest
 
 SOUND, REJECTED = "sound", "rejected"
 CHECKS_VERSION = 2
@@ -41,7 +41,7 @@ class CandidateJob:
 
     text: str
     source: str
-    key: str | None = None
+    keep: str | None = None
     """The first move it must keep as its unique key (UCI); None: any unique key."""
     refute: tuple[str, ...] = ()
     """First moves that must no longer win (the original's cooks), checked first."""
@@ -51,10 +51,16 @@ class CandidateJob:
     certify: bool = True
     label: str = ""
     """What the candidate is (an edit's description, a seed): carried into the result."""
+    memory: int | None = None
+    """The memory budget in bytes of its searches (None: half of the machine's memory)."""
 
     @property
-    def task_key(self) -> str:
+    def key(self) -> str:
         return "candidate-" + digest({"version": CHECKS_VERSION, **asdict(self)})
+
+    def run(self, progress: JobProgress) -> JobResult:
+        """The job contract (``ksolve.execution.jobs``): ``check_candidate``'s value."""
+        return JobResult(check_candidate(self))
 
 
 def check_candidate(job: CandidateJob) -> dict[str, Any]:
@@ -62,7 +68,6 @@ def check_candidate(job: CandidateJob) -> dict[str, Any]:
     carries its ``verification`` (JSON) and ``certified`` (the checker's verdict)."""
     import ksolve
     from ksolve.analysis import Analysis
-    from ksolve.search.run import SearchAborted
 
     result: dict[str, Any] = {"label": job.label, "source": job.source}
     try:
@@ -70,10 +75,21 @@ def check_candidate(job: CandidateJob) -> dict[str, Any]:
                                            ksolve.Resources(memory=job.max_belief * 3 * 1024))
         if len(problem.belief()) > job.max_belief:
             return _rejected(result, "belief", f"{len(problem.belief())} positions, over {job.max_belief}")
-        analysis = Analysis(problem)
+        analysis = Analysis(problem, memory=ksolve.Resources(job.memory).budget)
     except ksolve.InputError as error:
         return _rejected(result, "legal", str(error))
     result["belief_size"] = len(analysis.belief)
+    try:
+        return _checked(job, problem, analysis, result)
+    except ksolve.InputError as error:  # a run setting (the memory budget) that holds no search
+        return _rejected(result, "setting", str(error))
+
+
+def _checked(job: CandidateJob, problem, analysis, result: dict[str, Any]) -> dict[str, Any]:
+    """The checks after the candidate was read (``check_candidate``)."""
+    import ksolve
+    from ksolve.search.run import SearchAborted
+
     refuted: list[str] = []
     try:
         reason = _cheap_reason(analysis, job, refuted)
@@ -87,7 +103,7 @@ def check_candidate(job: CandidateJob) -> dict[str, Any]:
     result["verification"] = report.as_dict()
     if report.verdict != "sound":
         return _rejected(result, "verify", report.line())
-    if job.key is not None and report.keys[0].move != job.key:
+    if job.keep is not None and report.keys[0].move != job.keep:
         return _rejected(result, "verify", f"the unique key is 1.{report.keys[0].label}, not the one to keep")
     result["key"] = report.keys[0].move
     if job.certify:
@@ -126,18 +142,18 @@ def _cheap_reason(analysis, job: CandidateJob, refuted: list[str]) -> tuple[str,
         return move in legal and all(search.attempt_wins(part, move, depth) for part in classes)
 
     goal = "mate" if analysis.rules.goal == "mate" else "capture the king"
-    cooks = [cook for cook in job.refute if cook not in (job.key, "any")]
+    cooks = [cook for cook in job.refute if cook not in (job.keep, "any")]
     winning = [cook for cook in cooks if wins(cook, moves)]  # all of them: mend pairs the changes by what they refute
     refuted.extend(cook for cook in cooks if cook not in winning)
     if winning:
         labels = ", ".join(f"1.{move_label(classes[0], move_from_uci(cook))}" for cook in winning)
         return "cooks", f"the cook{'s' if len(winning) > 1 else ''} {labels} still win{'' if len(winning) > 1 else 's'}"
-    if job.key is not None:
-        if move_from_uci(job.key) not in legal:
-            return "key", f"the key {job.key} is no attempt on White's board"
-        if not wins(job.key, moves):
-            return "key", f"the key 1.{move_label(classes[0], move_from_uci(job.key))} does not {goal} in {moves}"
-        if moves > 1 and wins(job.key, moves - 1):
+    if job.keep is not None:
+        if move_from_uci(job.keep) not in legal:
+            return "key", f"the key {job.keep} is no attempt on White's board"
+        if not wins(job.keep, moves):
+            return "key", f"the key 1.{move_label(classes[0], move_from_uci(job.keep))} does not {goal} in {moves}"
+        if moves > 1 and wins(job.keep, moves - 1):
             return "key", f"the key already wins in {moves - 1}"
         return None
     prover.run.depth = moves

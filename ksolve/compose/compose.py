@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 import tomlkit
 
-from ksolve.compose.checks import SOUND, CandidateJob, check_candidate
+from ksolve.compose.checks import SOUND, CandidateJob
 from ksolve.compose.edits import MOVE, edits_of
 from ksolve.compose.material import Material, parse_material, random_placement
 from ksolve.problem import load_problem_text
-from ksolve.runs.results import DONE, ResultsFile
-from ksolve.runs.runner import RunProgress, Task, run_tasks
+from ksolve.execution.cluster import RunProgress, run_jobs
+from ksolve.execution.results import DONE, ResultsFile
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -56,6 +56,8 @@ class ComposeSpec:
     max_belief: int = 5_000
     batch: int = 64
     max_candidates: int = 2_000
+    memory: int | None = None
+    """The memory budget in bytes of each candidate's searches (None: half of the machine's memory)."""
 
 
 @dataclass
@@ -113,13 +115,13 @@ def compose(spec: ComposeSpec, client: "Client | None" = None, results: str | Pa
         if not texts:
             break
         jobs = [CandidateJob(text, f"candidate {report.candidates + number + 1}", None, (), spec.seconds,
-                             spec.max_belief, label=origin) for number, (text, origin) in enumerate(texts)]
-        ended = run_tasks([Task(job.task_key, check_candidate, (job,)) for job in jobs], ResultsFile(results),
-                          client, progress=progress)
+                             spec.max_belief, label=origin, memory=spec.memory)
+                for number, (text, origin) in enumerate(texts)]
+        ended = run_jobs(jobs, ResultsFile(results), client, progress=progress)
         report.candidates += len(jobs)
         near = []
         for job in jobs:
-            result = ended.get(job.task_key)
+            result = ended.get(job.key)
             value = result.value if result is not None and result.status == DONE else {"stage": "failed"}
             stage = "sound" if value.get("status") == SOUND else value["stage"]
             report.stages[stage] = report.stages.get(stage, 0) + 1
@@ -190,7 +192,9 @@ def write_problems(report: ComposeReport, spec: ComposeSpec, out_dir: str | Path
         paths.append(path)
         problem = ksolve.load_problem(path)
         limits = ksolve.Limits(spec.seconds)
-        entries.append(BookletEntry(problem, ksolve.solve(problem, limits=limits), ksolve.verify(problem, limits=limits)))
+        solution, verification = ksolve.solve(problem, limits=limits), ksolve.verify(problem, limits=limits)
+        entries.append(BookletEntry(problem, solution, verification,
+                                    ksolve.key_solutions(problem, solution, verification, limits)))
     (out / "booklet.html").write_text(render_booklet(entries, f"ksolve compose: {spec.material.describe()}"),
                                       encoding="utf-8")
     return paths

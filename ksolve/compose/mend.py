@@ -6,7 +6,7 @@ The original is verified first: its other keys are the cooks every candidate
 must refute (the cheapest check, so most candidates end there), then the key
 must still win and nothing shorter, then the full verification and the
 certificate (``checks.py``).  The candidates are independent tasks: in this
-process, or on a Dask cluster (``ksolve.runs``), with a results file that a
+process, or on a Dask cluster (``ksolve.execution.cluster``), with a results file that a
 re-run resumes.
 
 >>> from ksolve.problem import load_problem_text
@@ -24,14 +24,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import chess
 import tomlkit
 
-from ksolve.compose.checks import SOUND, CandidateJob, check_candidate
+from ksolve.compose.checks import SOUND, CandidateJob
 from ksolve.compose.edits import ADD, MOVE, NARROW, REMOVE, STIPULATION, Edit, combined, edits_of
-from ksolve.errors import InputError
+from ksolve.errors import InputError, SettingError
+from ksolve.moves_check import key_error
 from ksolve.problem import Problem
-from ksolve.runs.results import DONE, ResultsFile
-from ksolve.runs.runner import RunProgress, Task, run_tasks
+from ksolve.execution.cluster import RunProgress, run_jobs
+from ksolve.execution.results import DONE, ResultsFile
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -81,7 +83,8 @@ def mend(problem: Problem, key: str | None = None, kinds: tuple[str, ...] = ALL_
          max_fixes: int | None = 20, client: "Client | None" = None, results: str | Path | None = None,
          progress: RunProgress | None = None, max_pairs: int = 2_000) -> MendReport:
     """The fixes of ``problem`` that keep ``key`` (default: the published key), smallest
-    first (at most ``max_fixes``).  ``seconds``: each search's limit in a candidate's checks.
+    first (at most ``max_fixes``).  ``seconds``: each search's limit in a candidate's checks,
+    which search within the memory budget ``problem`` was read within.
 
     When no single change works and there are several cooks, pairs of board changes
     come next: one refuting some cooks, the other the rest (what each refuted alone is
@@ -89,9 +92,13 @@ def mend(problem: Problem, key: str | None = None, kinds: tuple[str, ...] = ALL_
     import ksolve
 
     started = time.perf_counter()
+    if key is not None and key != "any":  # the published key was checked when the problem was read
+        reason = key_error([chess.Board(fen) for fen in (problem.positions or [problem.fen])], problem.hidden, key)
+        if reason:
+            raise SettingError("key", reason)
     key = key or problem.published_key
     if not key:
-        raise InputError(f"{problem.source}: published.key: no key to keep (give --key)")
+        raise InputError(f"{problem.source}: published.key: no key to keep (give one)")
     if key == "any":
         raise InputError(f"{problem.source}: published.key: mending a problem whose key is 'Any?' is not supported")
     original = ksolve.verify(problem, limits=ksolve.Limits(seconds), duals=False)
@@ -117,14 +124,14 @@ def _check_all(edits: list[Edit], problem: Problem, key: str, cooks: list[str], 
                client: "Client | None", results: str | Path | None, progress: RunProgress | None,
                report: MendReport) -> list[tuple[Edit, dict[str, Any]]]:
     """Check every edit as a task; count where each ended and keep the fixes in ``report``."""
+    memory = problem.resources.memory if problem.resources is not None else None
     jobs = [CandidateJob(edit.text, f"{problem.source} ({edit.describe()})", key, tuple(cooks), seconds,
-                         label=edit.describe()) for edit in edits]
-    ended = run_tasks([Task(job.task_key, check_candidate, (job,)) for job in jobs], ResultsFile(results), client,
-                      progress=progress)
+                         label=edit.describe(), memory=memory) for edit in edits]
+    ended = run_jobs(jobs, ResultsFile(results), client, progress=progress)
     report.candidates += len(jobs)
     checked = []
     for edit, job in zip(edits, jobs):
-        result = ended.get(job.task_key)
+        result = ended.get(job.key)
         value = result.value if result is not None and result.status == DONE else {"stage": "failed"}
         stage = "sound" if value.get("status") == SOUND else value["stage"]
         report.stages[stage] = report.stages.get(stage, 0) + 1

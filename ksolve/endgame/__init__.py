@@ -134,12 +134,10 @@ def certify_rows(table: EndgameTable, rows: list[EndgameRow], folder: str | Path
 
 
 class _CallablePackage(types.ModuleType):
-    """This package, callable as ``ksolve.api.endgame`` (see the module docstring)."""
+    """This package, callable as ``ksolve.api.endgame`` is (see the module docstring)."""
 
-    def __call__(self, *args: Any, **options: Any) -> EndgameTable:
-        from ksolve.api import endgame
-
-        return endgame(*args, **options)
+    def __call__(self, material: str, **options: Any) -> EndgameTable:
+        return build_table(material, **options)
 
 
 sys.modules[__name__].__class__ = _CallablePackage

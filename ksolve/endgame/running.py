@@ -1,11 +1,12 @@
 """How a sweep's tasks run: the one place the endgame sweep touches the runner
-(``ksolve.runs``), so that moving execution elsewhere changes this module only.
+(``ksolve.execution``), so that a change in how work runs changes this module only.
 
 - ``sweep_cluster(jobs, scheduler)``: a Dask client for the whole sweep (a local
   cluster of ``jobs`` one-thread worker processes, or an existing scheduler),
   or None to run the tasks in this process; its workers live as long as the
   sweep, keeping their solvers and tables from wave to wave.
-- ``run_wave(client, jobs, results, record)``: one wave's tasks, each result
+- ``run_wave(client, task, jobs, results, record)``: one wave's tasks (``task(job)``
+  for each job), each result
   appended to the results file and handed to ``record`` as it ends; tasks a
   previous run finished are answered from the file.
 """
@@ -15,15 +16,15 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
-from ksolve.runs.results import ResultsFile, TaskResult
-from ksolve.runs.runner import Task, optional_cluster, run_tasks
+from ksolve.execution.cluster import Task, optional_cluster, run_tasks
+from ksolve.execution.results import ResultsFile, TaskResult
 
 if TYPE_CHECKING:
     from distributed import Client
 
     from ksolve.endgame.sweep import WaveJob
 
-__all__ = ["TaskResult", "run_wave", "sweep_cluster"]
+__all__ = ["ResultsFile", "TaskResult", "run_wave", "sweep_cluster"]
 
 
 @contextmanager
@@ -33,15 +34,13 @@ def sweep_cluster(jobs: int | None, scheduler: str | None) -> Iterator["Client |
         yield client
 
 
-def run_wave(client: "Client | None", jobs: Sequence["WaveJob"], results: ResultsFile,
-             record: Callable[[TaskResult], None]) -> list[TaskResult]:
-    """Run one wave's tasks; every task's result, in the order of ``jobs``."""
-    from ksolve.endgame.sweep import wave_task
-
-    tasks = [Task(job.key, wave_task, (job,)) for job in jobs]
+def run_wave(client: "Client | None", task: Callable[["WaveJob"], dict], jobs: Sequence["WaveJob"],
+             results: ResultsFile, record: Callable[[TaskResult], None]) -> list[TaskResult]:
+    """Run ``task(job)`` for each of one wave's ``jobs``; every result, in the order of ``jobs``."""
+    tasks = [Task(job.key, task, (job,)) for job in jobs]
     known = results.finished()
-    for task in tasks:  # answered from the file: recorded as if they had just ended
-        if task.key in known:
-            record(known[task.key])
+    for one in tasks:  # answered from the file: recorded as if they had just ended
+        if one.key in known:
+            record(known[one.key])
     ended = run_tasks(tasks, results, client, progress=lambda _done, _total, result: record(result))
-    return [ended.get(task.key, TaskResult(task.key, "failed", error="not run")) for task in tasks]
+    return [ended.get(one.key, TaskResult(one.key, "failed", error="not run")) for one in tasks]

@@ -10,7 +10,7 @@ and a belief of its placement holding fewer squares is won as fast (the
 search's ``start_proven``); the beliefs the searches meet on the way stay in
 the workspace of the process that searched them.
 
-A wave is cut into tasks of a few placements (``ksolve.runs``: in this
+A wave is cut into tasks of a few placements (``ksolve.endgame.running``: in this
 process, or on a Dask cluster whose workers keep their solver and its table
 from task to task); each task is given what the waves before established (the
 placements won so far), and its result is appended to a JSON-lines file next
@@ -152,12 +152,12 @@ def sweep(spec: SweepSpec, output: str | Path | None = None, *, jobs: int | None
     """The table of ``spec`` (written to ``output`` as rows are decided, resumed from
     it and from its ``.runs.jsonl`` companion if they exist).
 
-    ``jobs``/``scheduler``: run the waves on a Dask cluster (``ksolve.runs``);
+    ``jobs``/``scheduler``: run the waves on a Dask cluster (``ksolve.execution``);
     ``seconds``: stop after this long (the rows decided so far are kept, the
     table says it is incomplete); ``placements_limit``: only the first
     placements (tests); ``building``: hears of the tables' construction
     (placements done, in all) when this process builds them."""
-    from ksolve.runs.results import ResultsFile
+    from ksolve.endgame.running import ResultsFile
 
     solver = solver_for(spec, building)
     placements = solver.placements()[:placements_limit]
@@ -226,7 +226,7 @@ def sweep(spec: SweepSpec, output: str | Path | None = None, *, jobs: int | None
             size = max(MIN_TASK, math.ceil(len(wave) / TASKS_PER_WAVE))
             tasks = [WaveJob(spec, depth, tuple(wave[i:i + size]), won.tobytes(), deadline)
                      for i in range(0, len(wave), size)]
-            results = run_wave(client, tasks, runs, lambda result, d=depth: record(result, d))
+            results = run_wave(client, wave_task, tasks, runs, lambda result, d=depth: record(result, d))
             failed = [result for result in results if result.status != "done"]
             if failed or (deadline and time.time() > deadline):
                 stopped = True

@@ -1,7 +1,8 @@
 """Kriegspiel game histories: the game model (``model``), Kriegspiel PGN
-(``pgn``, ``notation``), playing games between simple policies (``play``),
-state estimation from White's filtered history (``estimate``, ``counts``) and
-mate problems generated from play (``generate``).
+(``pgn``; the announcements' tokens are the rule set's, ``ksolve.rules.notation``),
+playing games between simple policies (``play``), state estimation from White's
+filtered history (``estimate``; refusal counts in ``ksolve.rules.counts``), mate
+problems generated from play (``generate``) and a game's problem (``problem``).
 
 The whole path, from a game to White's belief:
 

@@ -17,7 +17,9 @@ Mates and near-misses are written as White's filtered PGN of the game up to
 that turn (``mate/``, ``near-miss/`` under ``out_dir``, tags ``Instance``,
 ``Ply``, ``BeliefSize``, ``Detail``), and every verdict as a row of
 ``stats.csv`` (game, ply, rules, belief size, result, detail, nodes, seconds,
-file).  Games are numbered from 1 everywhere: the PGN ``Round`` tag, the
+file).  Each game is a ``GameJob`` seeded by the run's seed and its number,
+so that the same seed gives the same games in this process and on a Dask
+cluster (``--jobs``).  Games are numbered from 1 everywhere: the PGN ``Round`` tag, the
 ``game`` column, the file names (``berkeley-g0001-p004.pgn``: game 1 at
 ply 4) and the progress rows.
 
@@ -29,7 +31,7 @@ ply 4) and the progress rows.
 >>> [(row["ply"], row["result"], row["file"]) for row in rows][:1]
 [(0, 'mate', 'mate/berkeley-g0001-p000.pgn')]
 >>> written
-['berkeley-g0001-p000.pgn', 'stats.csv']
+['berkeley-g0001-p000.pgn', 'berkeley-g0001-p002.pgn', 'stats.csv']
 """
 
 from __future__ import annotations
@@ -37,9 +39,9 @@ from __future__ import annotations
 import csv
 import random
 import time
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING
 
 import chess
 
@@ -51,8 +53,14 @@ from ksolve.games.pgn import write_game
 from ksolve.games.play import POLICIES, play_game
 from ksolve.rules import get_rules
 from ksolve.analysis import Analysis
+from ksolve.execution.jobs import JobProgress, JobResult, digest
 from ksolve.games.problem import belief_problem
 from ksolve.search.run import Limits, SearchAborted
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+    from ksolve.execution.cluster import RunProgress
 
 CSV_FIELDS = ("game", "ply", "rules", "belief_size", "result", "detail", "nodes", "seconds", "file")
 
@@ -180,49 +188,104 @@ def endgame_starts(games: int, seed: int) -> list[str]:
     return [random_endgame_fen(rng) for _ in range(games)]
 
 
-def generate(rules: str, games: int, ply: int, seed: int, out_dir: str | Path, *, plies_per_game: int = 60,
-             max_positions: int = 100_000, seconds: float = 2.0, near_fraction: float = 0.5, sample: int = 12,
-             fens: list[str] | None = None, white: str = "greedy", black: str = "random", min_ply: int = 1,
-             progress: Callable[[dict], None] | None = None) -> list[dict]:
-    """Play ``games`` seeded games, classify White's belief at each of his turns,
-    write the mate and near-miss instances and ``stats.csv``; return the rows.
+@dataclass(frozen=True)
+class GameJob:
+    """One game of a generated set and how its turns are examined (a job of
+    ``ksolve.execution.jobs``: the same in this process and on a Dask cluster)."""
 
-    ``fens``: start positions used in turn (None: the standard start);
-    ``white``/``black``: policy names (``random``, ``greedy``); ``min_ply``: the
-    first turn examined (1 skips the start position, which White knows)."""
-    out = Path(out_dir)
-    rule_set = get_rules(rules)
-    rng = random.Random(seed)
-    rows: list[dict] = []
-    seen: set[tuple[int, int]] = set()
-    for number in range(1, games + 1):
-        fen = fens[(number - 1) % len(fens)] if fens else None
-        game = play_game(rules, POLICIES[white], POLICIES[black], plies_per_game, rng, fen=fen,
-                         tags=(("Event", f"ksolve generate {rules} seed {seed}"), ("Round", str(number)),
-                               ("White", white), ("Black", black)))
+    rules: str
+    number: int
+    seed: int
+    ply: int
+    fen: str | None
+    seconds: float = 2.0
+    max_positions: int = 100_000
+    plies_per_game: int = 60
+    near_fraction: float = 0.5
+    sample: int = 12
+    white: str = "greedy"
+    black: str = "random"
+    min_ply: int = 1
+
+    @property
+    def key(self) -> str:
+        return f"game-{self.number:05d}-" + digest(asdict(self))
+
+    def run(self, progress: JobProgress) -> JobResult:
+        """Play the game and classify White's belief at each of his turns:
+        ``{"rows": [stats.csv rows], "instances": {relative path: PGN text}}``.  The game
+        draws from its own generator, seeded with the run's seed and its number, so that
+        the set is the same whatever runs it and in whatever order."""
+        rng = random.Random(f"{self.seed}:{self.number}")
+        game = play_game(self.rules, POLICIES[self.white], POLICIES[self.black], self.plies_per_game, rng,
+                         fen=self.fen, tags=(("Event", f"ksolve generate {self.rules} seed {self.seed}"),
+                                             ("Round", str(self.number)), ("White", self.white),
+                                             ("Black", self.black)))
         filtered = filter_game(game, True)
-        estimator = Estimator(rules, game.start_fen, max_positions)
+        estimator = Estimator(self.rules, game.start_fen, self.max_positions)
+        rule_set = get_rules(self.rules)
+        rows: list[dict] = []
+        instances: dict[str, str] = {}
+        seen: set[tuple[int, int]] = set()
         for played in range(len(filtered.turns) + 1):
             if played:
                 try:
                     estimator.observe(filtered.turns[played - 1])
                 except BeliefTooLarge as error:
-                    rows.append(_row(number, played, rules, error.size, Verdict("too-large", str(error), 0, 0.0), ""))
+                    rows.append(_row(self.number, played, self.rules, error.size,
+                                     Verdict("too-large", str(error), 0, 0.0), ""))
                     break
             belief = estimator.belief
             over = played == len(filtered.turns) and game.result != "*"
-            if played < min_ply or int(belief.positions[0, COLUMN_TURN]) != 0 or over:
+            if played < self.min_ply or int(belief.positions[0, COLUMN_TURN]) != 0 or over:
                 continue
             if (belief.key, len(belief)) in seen:
                 continue
             seen.add((belief.key, len(belief)))
-            verdict = classify(rule_set, belief, ply, seconds, near_fraction, sample, rng)
+            verdict = classify(rule_set, belief, self.ply, self.seconds, self.near_fraction, self.sample, rng)
             path = ""
             if verdict.result in ("mate", "near-miss"):
-                path = _write_instance(out, filtered, played, ply, belief, verdict, number)
-            rows.append(_row(number, played, rules, len(belief), verdict, path))
-            if progress is not None:
-                progress(rows[-1])
+                path = f"{verdict.result}/{filtered.rules}-g{self.number:04d}-p{played:03d}.pgn"
+                tags = filtered.tags + (("Instance", verdict.result), ("Ply", str(self.ply)),
+                                        ("BeliefSize", str(len(belief))), ("Detail", verdict.detail))
+                instances[path] = write_game(replace(filtered, turns=filtered.turns[:played], result="*", tags=tags))
+            rows.append(_row(self.number, played, self.rules, len(belief), verdict, path))
+        return JobResult({"rows": rows, "instances": instances})
+
+
+RESULTS_NAME = "results.jsonl"
+"""The results file of a ``generate`` run on a cluster, in its output folder (what a re-run skips)."""
+
+
+def generate(rules: str, games: int, ply: int, seed: int, out_dir: str | Path, *, plies_per_game: int = 60,
+             max_positions: int = 100_000, seconds: float = 2.0, near_fraction: float = 0.5, sample: int = 12,
+             fens: list[str] | None = None, white: str = "greedy", black: str = "random", min_ply: int = 1,
+             client: "Client | None" = None, results: str | Path | None = None,
+             progress: "RunProgress | None" = None) -> list[dict]:
+    """Play ``games`` seeded games, classify White's belief at each of his turns,
+    write the mate and near-miss instances and ``stats.csv``; return the rows, game by game.
+
+    One ``GameJob`` a game, run in this process or on ``client``'s Dask cluster
+    (``ksolve.execution.cluster.run_jobs``): the same seed writes the same games
+    either way.  ``results``: a JSON-lines file of the games done (a re-run skips
+    them); ``fens``: start positions used in turn (None: the standard start);
+    ``white``/``black``: policy names (``random``, ``greedy``); ``min_ply``: the
+    first turn examined (1 skips the start position, which White knows);
+    ``progress``: hears of each game's end."""
+    from ksolve.execution.cluster import run_jobs
+    from ksolve.execution.results import DONE, ResultsFile
+
+    out = Path(out_dir)
+    jobs = [GameJob(rules, number, seed, ply, fens[(number - 1) % len(fens)] if fens else None, seconds,
+                    max_positions, plies_per_game, near_fraction, sample, white, black, min_ply)
+            for number in range(1, games + 1)]
+    ended = run_jobs(jobs, ResultsFile(results), client, progress=progress)
+    done = [ended[job.key].value for job in jobs if job.key in ended and ended[job.key].status == DONE]
+    for value in done:  # a re-run writes them again: a crash before they were written loses none
+        for path, text in value["instances"].items():
+            (out / path).parent.mkdir(parents=True, exist_ok=True)
+            (out / path).write_text(text, encoding="utf-8")
+    rows = [row for value in done for row in value["rows"]]
     _write_csv(out / "stats.csv", rows)
     return rows
 
@@ -230,18 +293,6 @@ def generate(rules: str, games: int, ply: int, seed: int, out_dir: str | Path, *
 def _row(game: int, played: int, rules: str, size: int, verdict: Verdict, path: str) -> dict:
     return {"game": game, "ply": played, "rules": rules, "belief_size": size, "result": verdict.result,
             "detail": verdict.detail, "nodes": verdict.nodes, "seconds": round(verdict.seconds, 4), "file": path}
-
-
-def _write_instance(out: Path, filtered: Game, played: int, ply: int, belief: BeliefState, verdict: Verdict,
-                    number: int) -> str:
-    folder = out / verdict.result
-    folder.mkdir(parents=True, exist_ok=True)
-    tags = filtered.tags + (("Instance", verdict.result), ("Ply", str(ply)), ("BeliefSize", str(len(belief))),
-                            ("Detail", verdict.detail))
-    instance = replace(filtered, turns=filtered.turns[:played], result="*", tags=tags)
-    name = f"{filtered.rules}-g{number:04d}-p{played:03d}.pgn"
-    (folder / name).write_text(write_game(instance), encoding="utf-8")
-    return f"{verdict.result}/{name}"
 
 
 def _write_csv(path: Path, rows: list[dict]) -> None:

@@ -26,29 +26,22 @@ from ksolve.board import move_to_uci, position_from_fen
 from ksolve.board.batch import expand
 from ksolve.games.model import STANDARD_FEN, Action, Ask, Game, Refused, Turn, result_of
 from ksolve.rules import codes, get_rules
+from ksolve.rules.base import ASK
 from ksolve.rules.referee import Referee
 
-ASK = -1
-"""A policy's choice of asking "Any?"."""
 Policy = Callable[[Referee, random.Random], int]
-
-
-def can_ask(referee: Referee) -> bool:
-    """Whether "Any?" may be asked now."""
-    return (referee.rules.any_question and not referee.any_asked and not referee.must_use_pawns
-            and not referee.game_over)
 
 
 def random_policy(referee: Referee, rng: random.Random, ask_rate: float = 0.15) -> int:
     """A uniformly random askable attempt (or "Any?" with probability ``ask_rate``)."""
-    if can_ask(referee) and rng.random() < ask_rate:
+    if referee.can_ask() and rng.random() < ask_rate:
         return ASK
     return rng.choice(sorted(referee.askable()))
 
 
 def greedy_policy(referee: Referee, rng: random.Random, greed: float = 0.7) -> int:
     """With probability ``greed`` a legal capture or check (mates first), else random."""
-    if can_ask(referee) and rng.random() < 0.3:
+    if referee.can_ask() and rng.random() < 0.3:
         return ASK
     if rng.random() < greed:
         best = _captures_and_checks(referee)

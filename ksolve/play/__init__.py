@@ -1,9 +1,11 @@
 """Playing Kriegspiel and Fog of War: game sessions, each side's view, the
 computer opponent and the terminal game.
 
-- ``session``: ``GameSession``, one game kept by the referee (every rule set
-  ksolve knows, Fog of War included): attempts, announcements in the rule
-  set's own words, each side's view, draws, the record and its PGN.
+- ``session``: ``GameSession``, one game kept by the referee (the Kriegspiel
+  rule sets and Fog of War): attempts, announcements in the rule set's own
+  words, each side's view, draws, the record and its PGN.
+- ``moves``: moves in SAN, and the moves players type (UCI or SAN).
+- ``rulebook``: what each rule set's referee says, in its words.
 - ``views``: what one side sees (Fog-of-War visibility for either colour).
 - ``mirror``: the colour-swapped game, so that Black's thinking reuses the
   White-side estimator and prover.
@@ -15,5 +17,5 @@ computer opponent and the terminal game.
 >>> from ksolve.play.session import GameSession
 >>> game = GameSession("wild16")
 >>> game.attempt("e2e5").words, game.attempt("e2e4").words
-('Illegal', 'Silent, 0 pawn tries')
+('Illegal move', 'Silent')
 """

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import chess
 import numpy as np
@@ -51,8 +51,8 @@ from ksolve.play.belief import SideBelief
 from ksolve.play.mirror import mirror_uci
 from ksolve.play.session import Answer, GameSession
 from ksolve.rules import codes
-from ksolve.rules.base import ASKED, FRESH, MUST_CAPTURE, MUST_TRY
-from ksolve.search.prover import ASK, Prover
+from ksolve.rules.base import ASK, FRESH
+from ksolve.search.prover import Prover
 from ksolve.search.run import Limits, SearchAborted
 
 SAMPLE = 48
@@ -86,8 +86,13 @@ class ComputerPlayer:
     """The computer playing ``side`` under ``rules``."""
 
     def __init__(self, rules: str, side: chess.Color, fen: str | None = None, seed: int = 0,
-                 budget: int = 40_000) -> None:
+                 budget: int = 40_000, memory: int | None = None) -> None:
+        from ksolve.resources import Resources
+
         self.side = side
+        self.limits = replace(PROVER_LIMITS, memory=Resources(memory).budget)
+        """The prover's limits, within the memory budget of the process it thinks in
+        (``memory`` bytes; None: half of the machine's memory)."""
         self.belief = SideBelief(rules, side, fen, budget, seed)
         self.rules = self.belief.rules
         self.rng = random.Random(seed + 1)
@@ -130,7 +135,7 @@ class ComputerPlayer:
             self._state = self.rules.state_after_refusal(self._state)
         elif answer.kind in ("any-yes", "any-no"):
             yes = answer.kind == "any-yes"
-            self._state = (MUST_CAPTURE if self.rules.any_obliges_until_capture else MUST_TRY) if yes else ASKED
+            self._state = self.rules.state_after_any(yes)
             self._working = positions[self.rules.any_answers(positions) == yes]
 
     # --- thinking -----------------------------------------------------------------
@@ -156,7 +161,7 @@ class ComputerPlayer:
     def _proven(self, positions: np.ndarray, askable: list[str], can_ask: bool) -> str | None:
         """A proven strategy's attempt within ``PROVER_MOVES`` moves, if the prover finds one."""
         belief = BeliefState.from_positions(positions)
-        prover = Prover(self.rules, PROVER_LIMITS)
+        prover = Prover(self.rules, self.limits)
         prover.fit_bounds(belief)
         try:
             for moves in range(1, PROVER_MOVES + 1):

@@ -6,7 +6,7 @@ Kriegspiel games are written in ksolve's Kriegspiel PGN
 cover (a king is captured, a player may leave his king attacked: no SAN),
 are written as PGN with tags ``Variant "Fog of War"`` and ``Rules
 "fog-of-war"`` and long algebraic moves (``Ng1-f3``, ``e4xd5``,
-``Qd1xe8``).  A side's view (tag ``Filter``) writes the opponent's moves as
+``Qd1xe8``, castling ``O-O`` and ``O-O-O``).  A side's view (tag ``Filter``) writes the opponent's moves as
 ``??`` and after every move a comment with the enemy men that side then sees
 and, where one of his men was taken out of his sight, the marked square:
 ``{sees Pe5 Nf6; lost e4}``.  ``read_fog`` reads both back (a full game is
@@ -74,10 +74,19 @@ def fog_pgn(game: GameSession, view: chess.Color | None = None, tags: tuple[tupl
 
 
 def long_algebraic(position, uci: str) -> str:
-    """A move in long algebraic notation on the true board before it."""
+    """A move in long algebraic notation on the true board before it (castling: ``O-O``, ``O-O-O``).
+
+    >>> from ksolve.board import position_from_fen
+    >>> start = position_from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", fog=True)
+    >>> long_algebraic(start, "e1g1"), long_algebraic(start, "e1c1"), long_algebraic(start, "a1a8")
+    ('O-O', 'O-O-O', 'Ra1xa8')
+    """
     board = position_to_board(position)
     move = chess.Move.from_uci(uci)
     piece = board.piece_at(move.from_square)
+    if piece is not None and piece.piece_type == chess.KING and \
+            abs(chess.square_file(move.from_square) - chess.square_file(move.to_square)) == 2:
+        return "O-O" if chess.square_file(move.to_square) == 6 else "O-O-O"
     letter = "" if piece is None or piece.piece_type == chess.PAWN else piece.symbol().upper()
     taken = board.piece_at(move.to_square) is not None or (
         piece is not None and piece.piece_type == chess.PAWN and move.to_square == board.ep_square)
@@ -117,6 +126,7 @@ class FogRecord:
 
 _TAG = re.compile(r'\[(\w+)\s+"([^"]*)"\]')
 _MOVE = re.compile(r"^([KQRBN]?)([a-h][1-8])[-x]([a-h][1-8])(?:=([QRBN]))?$")
+_CASTLING = {"O-O": ("e1g1", "e8g8"), "O-O-O": ("e1c1", "e8c8")}
 _TOKEN = re.compile(r"\{[^}]*\}|\S+")
 
 
@@ -137,6 +147,8 @@ def read_fog(text: str) -> FogRecord:
             result = token
         elif token == "??":
             moves.append(None)
+        elif token in _CASTLING:
+            moves.append(_CASTLING[token][len(moves) % 2])
         elif not re.fullmatch(r"\d+\.", token):
             match = _MOVE.match(token)
             if match is None:

@@ -1,12 +1,19 @@
 """One game between two sides, kept by the referee: Kriegspiel under any of
 ksolve's rule sets, or Fog of War.
 
-The side to move makes attempts (``attempt``, and ``ask_any`` where the rule
-set has "Any?"); the referee answers in the rule set's words and executes the
-first legal attempt.  The session keeps the announcements each side heard
-(``log``), what each side sees (``view``), the record (``record``: the full
-game as ``ksolve.games.model.Game``) and what each side heard of every turn
+The side to move makes attempts (``attempt``: UCI or SAN of his own board,
+and ``ask_any`` where the rule set has "Any?"); the referee answers in the
+rule set's words and executes the first legal attempt.  The session keeps
+the announcements each side heard (``log``, moves in SAN; the lines a
+spectator may read are marked ``public``), what each side sees (``view``),
+what each side knows of the last move and of a check (``last_squares``,
+``in_check``), the record (``record``: the full game as
+``ksolve.games.model.Game``) and what each side heard of every turn
 (``observations``, what a computer player thinks from).
+
+The rule sets played are ``PLAYABLE``: the six Kriegspiel rule sets and Fog
+of War (orthodox chess has no hidden men; Modern Kriegspiel's probes are
+not offered in a game).
 
 Draws: whatever the rule set's referee announces (stalemate, insufficient
 material where the rule set says so, Fog of War's 50-move rule), and at the
@@ -19,6 +26,11 @@ War is never drawn for insufficient material and is won by capturing the king.
 ('Moved', True)
 >>> [entry.text for entry in game.log_for(chess.BLACK)]
 ['White moved']
+>>> game = GameSession("berkeley")
+>>> game.attempt("Nf3").words, game.attempt("e7e5").words, game.attempt("Nxe5").words
+('Silent', 'Silent', 'Capture at e5')
+>>> [f"{entry.number} {entry.text}" for entry in game.log_for(chess.WHITE)], game.last_squares(chess.BLACK)
+(['1. Nf3: Silent', '1... Black moved: Silent', '2. Nxe5: Capture at e5'], ('e7', 'e5'))
 """
 
 from __future__ import annotations
@@ -33,13 +45,17 @@ from ksolve.board import move_from_uci, move_to_uci, position_from_fen, position
 from ksolve.board.layout import COLUMN_HALFMOVE, COLUMN_HASH
 from ksolve.games.model import STANDARD_FEN, Action, Ask, Game, Refused, Turn, heard_actions, result_of
 from ksolve.play.mirror import mirror_code, mirror_position
+from ksolve.play.moves import MoveTextError, played_san, read_move
 from ksolve.play.views import SideView, side_view
-from ksolve.rules import UnknownRules, codes, get_rules
+from ksolve.rules import REGISTRY, codes, get_rules, kriegspiel_rule_set_names
+from ksolve.rules.notation import attempt_san, own_board
 from ksolve.rules.referee import Referee
 
 FIFTY_MOVES = 100
 """Halfmoves without a capture or pawn move that draw the game."""
 REPETITIONS = 3
+PLAYABLE = (*kriegspiel_rule_set_names(), "fog-of-war")
+"""The rule sets a game is played under (the first names in ``ksolve.rules.REGISTRY``' order)."""
 
 
 class PlayError(ValueError):
@@ -54,6 +70,8 @@ class LogEntry:
     """The move number as written before the move: ``12.`` or ``12...``."""
     text: str
     heard_by: tuple[chess.Color, ...]
+    public: str | None = None
+    """The line as a spectator reads it (None: it is not for spectators: a move, a refused attempt)."""
 
 
 @dataclass(frozen=True)
@@ -88,12 +106,10 @@ class GameSession:
     """A game from a start position (Fog of War: the standard start only)."""
 
     def __init__(self, rules: str = "wild16", fen: str | None = None) -> None:
-        try:
-            self.rules = get_rules(rules)
-        except UnknownRules as error:
-            raise PlayError(f"rules: {error}") from None
-        if not (self.rules.fog or self.rules.kriegspiel_games):
-            raise PlayError(f"rules: {rules} is not played here (the Kriegspiel rule sets and fog-of-war)")
+        if rules not in PLAYABLE:
+            what = f"{rules} is not played here" if rules in REGISTRY else f"unknown rule set {rules!r}"
+            raise PlayError(f"rules: {what}; played here: {', '.join(PLAYABLE)}")
+        self.rules = get_rules(rules)
         self.rules_name = rules
         if self.rules.fog and fen not in (None, STANDARD_FEN):
             raise PlayError("fen: Fog of War is played from the standard start position only")
@@ -136,9 +152,7 @@ class GameSession:
 
     def can_ask(self) -> bool:
         """Whether the mover may ask "Any?" now."""
-        referee = self.referee
-        return (self.rules.any_question and not referee.any_asked and not referee.must_use_pawns
-                and not self.over)
+        return not self.over and self.referee.can_ask()
 
     def askable(self) -> list[str]:
         """The attempts the mover may make now, in UCI (his own board's moves and
@@ -155,6 +169,10 @@ class GameSession:
         """The true position (the referee's board)."""
         return position_to_board(self.referee.position)
 
+    def board_at(self, ply: int) -> chess.Board:
+        """The true position before the move ``ply`` (0: the start; ``len(turns)``: now)."""
+        return position_to_board(self.positions[ply])
+
     def board_fens(self) -> list[str]:
         """The true board (FEN's first field) before each move and after the last."""
         return [position_to_board(position).board_fen() for position in self.positions]
@@ -163,13 +181,53 @@ class GameSession:
         """The announcements ``side`` heard, in order."""
         return [entry for entry in self.log if side in entry.heard_by]
 
+    def san(self, ply: int) -> str:
+        """The move of ``ply`` (0: the first) in SAN on the true board before it."""
+        return played_san(position_to_board(self.positions[ply]), self.turns[ply].move, bool(self.rules.fog))  # type: ignore[arg-type]
+
+    def sans(self) -> list[str]:
+        """Every move played, in SAN."""
+        return [self.san(ply) for ply in range(len(self.turns))]
+
+    def last_squares(self, side: chess.Color) -> tuple[str, ...]:
+        """The squares of the last moves that ``side`` knows: both squares of his own last
+        move, and where the opponent's move after it captured (the square is announced).
+
+        >>> game = GameSession("berkeley")
+        >>> _ = game.attempt("e4"), game.attempt("d5")
+        >>> game.last_squares(chess.WHITE), game.last_squares(chess.BLACK)
+        (('e2', 'e4'), ('d7', 'd5'))
+        """
+        white = side == chess.WHITE
+        own = next((turn for turn in reversed(self.turns) if turn.white == white), None)
+        squares = () if own is None else (own.move[:2], own.move[2:4])  # type: ignore[index]
+        if self.turns and self.turns[-1].white != white:
+            square = codes.capture_square(self.turns[-1].code)
+            if square is not None and chess.square_name(square) not in squares:
+                squares += (chess.square_name(square),)
+        return squares
+
+    def in_check(self, side: chess.Color) -> bool:
+        """Whether ``side``'s king is in check as he was told (Kriegspiel: the opponent's
+        last move announced a check; Fog of War announces none)."""
+        if self.rules.fog or not self.turns or self.to_move != side:
+            return False
+        return bool(self.turns[-1].code & codes.CHECK_MASK)
+
     # --- playing -------------------------------------------------------------------
-    def attempt(self, uci: str) -> Answer:
-        """The mover attempts ``uci``; raises ``PlayError`` for text that is no move
-        or any attempt after the end."""
+    def read(self, text: str) -> str:
+        """What the mover typed, as UCI (UCI, or SAN of his own board); ``PlayError`` otherwise."""
         if self.over:
             raise PlayError(f"move: the game is over ({self.result}, {self.termination})")
-        token = str(uci).strip()
+        try:
+            return read_move(self.board(), str(text), bool(self.rules.fog), self.askable())
+        except MoveTextError as error:
+            raise PlayError(f"move: {error}") from None
+
+    def attempt(self, text: str) -> Answer:
+        """The mover attempts ``text`` (UCI, or SAN of his own board); raises ``PlayError``
+        for text that is no move and for any attempt after the end."""
+        token = self.read(text)
         try:
             move = move_from_uci(token)
         except ValueError as error:
@@ -178,14 +236,14 @@ class GameSession:
         if move not in self.referee.askable():
             kind = self.referee.impossible_answer
             words = self.rules.refusal_words if kind == "illegal" else kind.capitalize()
-            self._say(words, (mover,))
+            self._say(f"{str(text).strip()}: {words}", (mover,))
             return Answer(kind, words)
         before = self.referee.position.copy()
         answer = self.referee.attempt(move)
         if answer.kind == "illegal":
             self._actions.append(Refused(token))
             words = self.rules.refusal_words
-            self._say(f"{token}: {words}", (mover,))
+            self._say(f"{attempt_san(own_board(position_to_board(before)), token)}: {words}", (mover,))
             return Answer("illegal", words)
         code = answer.code
         turn = Turn(mover == chess.WHITE, tuple(self._actions), token, code, 0 if self.rules.fog else answer.extra)
@@ -198,10 +256,12 @@ class GameSession:
             if not self.rules.any_question:
                 raise PlayError(f"any: the {self.rules_name} rules have no 'Any?' question")
             raise PlayError("any: 'Any?' cannot be asked now" + (" (the game is over)" if self.over else ""))
+        mover = "White" if self.to_move == chess.WHITE else "Black"
         answer = self.referee.ask_any()
         self._actions.append(Ask(answer.kind == "any-yes"))
-        heard = (chess.WHITE, chess.BLACK) if self.rules.opponent_any_heard else (self.to_move,)
-        self._say(f"Any? {answer.words}", heard)
+        both = self.rules.opponent_any_heard
+        self._say(f"Any? {answer.words}", (chess.WHITE, chess.BLACK) if both else (self.to_move,),
+                  f"{mover}: Any? {answer.words}" if both else None)
         return Answer(answer.kind, answer.words)
 
     # --- the record ----------------------------------------------------------------
@@ -212,35 +272,36 @@ class GameSession:
         return Game(self.rules_name, tuple(self.turns), self.fen, None, self.result, tags)
 
     # --- inside -----------------------------------------------------------------------
-    def _say(self, text: str, heard_by: tuple[chess.Color, ...]) -> None:
-        self.log.append(LogEntry(self.number, text, heard_by))
+    def _say(self, text: str, heard_by: tuple[chess.Color, ...], public: str | None = None) -> None:
+        self.log.append(LogEntry(self.number, text, heard_by, public))
 
     def _move_words(self, code: int) -> str:
         if not self.rules.fog:
             return self.rules.describe(np.array([code, self.turns[-1].extra], dtype=np.uint64))
-        return _fog_words(code, for_mover=True)
+        return fog_words(code, for_mover=True)
 
     def _finish_turn(self, turn: Turn, before: np.ndarray) -> None:
+        """Log the executed move (under this turn's number), then record it and judge the position."""
         mover = chess.WHITE if turn.white else chess.BLACK
-        number = self.number
+        name = "White" if turn.white else "Black"
+        san = played_san(position_to_board(before), turn.move, bool(self.rules.fog))  # type: ignore[arg-type]
+        opponent_heard = heard_actions(self.rules_name, turn.actions, position_to_board(before)) \
+            if self.rules.kriegspiel_games else ()
+        if self.rules.fog:
+            self._say(f"{san}: {fog_words(turn.code, True)}", (mover,))
+            self._say(f"{name} {fog_words(turn.code, False)}", (not mover,), f"{name} {fog_words(turn.code, False).replace('your man ', '')}")
+            self._lost = {mover: None, not mover: codes.capture_square(turn.code)}
+        else:
+            if opponent_heard:
+                heard = _heard_words(opponent_heard)
+                self._say(heard, (not mover,), f"{name}: {heard}")
+            words = self.rules.describe(np.array([turn.code, turn.extra], dtype=np.uint64))
+            self._say(f"{san}: {words}", (mover,))
+            self._say(f"{name} moved: {words}", (not mover,), f"{name} moved: {words}")
         self.turns.append(turn)
         self._actions = []
         position = self.referee.position
         self.positions.append(position.copy())
-        opponent_heard = heard_actions(self.rules_name, turn.actions, position_to_board(before)) \
-            if self.rules.kriegspiel_games else ()
-        if self.rules.fog:
-            self.log.append(LogEntry(number, f"{turn.move}: {_fog_words(turn.code, True)}", (mover,)))
-            self.log.append(LogEntry(number, f"{'White' if turn.white else 'Black'} "
-                                     f"{_fog_words(turn.code, False)}", (not mover,)))
-            square = codes.capture_square(turn.code)
-            self._lost = {mover: None, not mover: square}
-        else:
-            if opponent_heard:
-                self.log.append(LogEntry(number, _heard_words(opponent_heard), (not mover,)))
-            words = self.rules.describe(np.array([turn.code, turn.extra], dtype=np.uint64))
-            self.log.append(LogEntry(number, f"{turn.move}: {words}", (mover,)))
-            self.log.append(LogEntry(number, f"{'White' if turn.white else 'Black'} moved: {words}", (not mover,)))
         self._observe(turn, opponent_heard, mover)
         self._judge(turn, position)
 
@@ -271,10 +332,10 @@ class GameSession:
             self.result, self.termination = "1/2-1/2", "draw by the 50-move rule"
         if self.over:
             self.referee.game_over = True
-            self.log.append(LogEntry(self.number, self.termination.capitalize(), (chess.WHITE, chess.BLACK)))
+            self._say(self.termination.capitalize(), (chess.WHITE, chess.BLACK), self.termination.capitalize())
 
 
-def _fog_words(code: int, for_mover: bool) -> str:
+def fog_words(code: int, for_mover: bool) -> str:
     """Fog of War's report of a move: to its mover, or to the other side."""
     parts = []
     square = codes.capture_square(code)

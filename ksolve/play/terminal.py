@@ -2,17 +2,19 @@
 
 The player sees his own board (under Fog of War also what his men see:
 enemy men in sight, ``~`` for fogged squares, ``x`` for a square where he
-lost a man out of sight) and the announcements he heard, and types an
-attempt in UCI (``e2e4``, ``e7e8q``), ``any`` ("Any?" where the rules have
-it), ``board``, ``help`` or ``resign``.  Bad input gets a one-line answer and
-the game goes on.
+lost a man out of sight) and the announcements he heard (moves in SAN),
+and types an attempt in SAN of his own board (``Nf3``, ``exd5``, ``O-O``,
+``e8=Q``) or UCI (``e2e4``, ``e7e8q``), ``any`` ("Any?" where the rules have
+it), ``board``, ``rules`` (what the referee says, in the rule set's words),
+``help`` or ``resign``.  Bad input gets a one-line answer and the game goes
+on.
 
->>> lines = iter(["e2e4", "resign"])
+>>> lines = iter(["Nf3", "resign"])
 >>> out = []
 >>> game = GameSession("wild16")
 >>> play_in_terminal(game, chess.WHITE, 1, lambda: next(lines), out.append)
->>> game.result, out[-1]
-('0-1', 'White resigns. 0-1')
+>>> game.result, out[-1], game.sans()[0]
+('0-1', 'White resigns. 0-1', 'Nf3')
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ from typing import Callable
 import chess
 
 from ksolve.play.computer import ComputerPlayer
+from ksolve.play.rulebook import rulebook
 from ksolve.play.session import GameSession, PlayError
 from ksolve.play.views import SideView
 
-HELP = ("Type a move in UCI (e2e4, e7e8q), 'any' to ask Any? where the rules have it, "
-        "'board' to see your board, 'resign' to give up.")
+HELP = ("Type a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (e2e4, e7e8q), 'any' to ask Any? where the rules "
+        "have it, 'board' to see your board, 'rules' for the referee's words, 'resign' to give up.")
 
 
 def render(view: SideView) -> str:
@@ -52,12 +55,20 @@ def render(view: SideView) -> str:
     return "\n".join(rows)
 
 
+def rules_text(name: str) -> str:
+    """The rule set's words, one line each: what the referee says and when."""
+    book = rulebook(name)
+    return "\n".join([f"{book.title}: what the referee says"] +
+                     [f"  {line.words!r}: {line.when}" for line in book.lines])
+
+
 def play_in_terminal(game: GameSession, human: chess.Color, seed: int, read: Callable[[], str],
                      write: Callable[[str], None]) -> None:
     """Play ``game`` until it ends or the player resigns; ``read`` raises
     ``EOFError`` (or ``KeyboardInterrupt``) to leave the game."""
     computer = ComputerPlayer(game.rules_name, not human, game.fen, seed)
     write(f"{game.rules.title}: you play {'White' if human else 'Black'}. {HELP}")
+    write(rules_text(game.rules_name))
     heard = 0
     while not game.over:
         if game.to_move != human:
@@ -82,16 +93,19 @@ def play_in_terminal(game: GameSession, human: chess.Color, seed: int, read: Cal
 def _ask(game: GameSession, human: chess.Color, read: Callable[[], str], write: Callable[[str], None]) -> str:
     """Read attempts until one is executed (or the player resigns)."""
     while True:
-        token = read().strip().lower()
-        if token in ("help", "?"):
+        token = read().strip()
+        command = token.lower()
+        if command in ("help", "?"):
             write(HELP)
-        elif token == "board":
+        elif command == "board":
             write(render(game.view(human)))
-        elif token == "resign":
-            return token
+        elif command == "rules":
+            write(rules_text(game.rules_name))
+        elif command == "resign":
+            return command
         elif token:
             try:
-                answer = game.ask_any() if token in ("any", "any?") else game.attempt(token)
+                answer = game.ask_any() if command in ("any", "any?") else game.attempt(token)
             except PlayError as error:
                 write(f"? {error}")
                 continue

@@ -51,6 +51,8 @@ class BookletEntry:
     problem: Problem
     solution: Solution
     verification: Verification | None = None
+    key_solutions: Sequence[Solution] = ()
+    """The strategies of a cooked problem's other keys (``ksolve.key_solutions``)."""
 
 
 def anchor(problem: Problem, taken: set[str]) -> str:
@@ -82,17 +84,15 @@ def _keys(entry: BookletEntry) -> list[str]:
     """The key or keys as composers write them (``1.Rg2!``); none when none is known."""
     if entry.verification is not None and entry.verification.keys:
         return [f"1.{key.label}!" for key in entry.verification.keys]
-    from ksolve.report.notebook import key_label
+    from ksolve.report.lines import key_label
 
     label = key_label(entry.solution)
     return [label] if label else []
 
 
 def render_booklet(entries: Sequence[BookletEntry], title: str = "Kriegspiel problems") -> str:
-    """The booklet page: the index, then every problem's section (the other keys'
-    trees of a cooked problem solved here, ``ksolve.report.key_solutions``)."""
-    from ksolve.report import key_solutions
-
+    """The booklet page: the index, then every problem's section (with the other keys'
+    strategies of a cooked problem, ``BookletEntry.key_solutions``)."""
     taken: set[str] = set()
     names = [anchor(entry.problem, taken) for entry in entries]
     rows = []
@@ -109,7 +109,7 @@ def render_booklet(entries: Sequence[BookletEntry], title: str = "Kriegspiel pro
     for entry, name in zip(entries, names):
         verified = entry.verification.as_dict() if entry.verification is not None else None
         sections.append(problem_section(entry.problem, entry.solution, verified, anchor=name, level=2,
-                                        key_solutions=key_solutions(entry.problem, entry.solution, verified)))
+                                        key_solutions=entry.key_solutions))
     count = f"{len(entries)} problem{'' if len(entries) == 1 else 's'}"
     head = f"<header><h1>{_e(title)}</h1><p class=\"caption\">{count}, solved by ksolve.</p></header>"
     return page(title, head + index + "".join(sections), STYLE)

@@ -22,103 +22,21 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import chess
 
+from ksolve import __version__
 from ksolve.report import diagram
 from ksolve.report.text import dual_text, move_text, stated_lines, try_lines
-from ksolve.report.tree_html import MAX_DIAGRAMS, PALETTE, TreeHtml, squares_phrase
+from ksolve.report.position import UnitMark, hidden_marks, initial_fog, visible_board
+from ksolve.report.tree_html import MAX_DIAGRAMS, TreeHtml
 
 if TYPE_CHECKING:
     from ksolve.problem import Problem
     from ksolve.solver import Solution
 
 _e = html.escape
-
-
-@dataclass(frozen=True)
-class UnitMark:
-    """A hidden unit as the diagram marks it."""
-
-    label: str
-    """E.g. ``black bishop: 30 dark squares``."""
-    mask: int
-    """The squares it may stand on."""
-    color: str
-    names: tuple[str, ...]
-    """Its possible piece names (``bishop``; ``queen``, ``rook``...)."""
-
-
-def _or(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
-
-
-def hidden_marks(problem) -> list[UnitMark]:
-    """The hidden units of a problem with the squares they may really stand
-    on (the unit's squares, not occupied, where the initial belief has them)."""
-    try:
-        belief = problem.belief()
-        found = list(belief.hidden_squares())
-    except Exception:  # a report still renders without the belief's squares
-        belief, found = None, []
-    marks = []
-    if problem.fen:
-        occupied = chess.BaseBoard(problem.fen.split()[0]).occupied
-        for index, unit in enumerate(problem.hidden):
-            mask = unit.squares & ~occupied
-            seen = 0
-            for piece, squares in found:
-                if piece.color == unit.color and piece.piece_type in unit.pieces:
-                    seen |= squares
-            mask = mask & seen or mask
-            names = tuple(chess.piece_name(p) for p in unit.pieces)
-            who = f"{'perhaps a ' if unit.optional else ''}{'white' if unit.color else 'black'} {_or(list(names))}"
-            marks.append(UnitMark(f"{who}: {squares_phrase(mask)}", mask,
-                                  PALETTE[index % len(PALETTE)], names))
-    else:  # an explicit list of positions: one mark per black man type that varies
-        known = visible_board(problem).occupied if belief is not None else 0
-        for index, (piece, squares) in enumerate(found):
-            squares = squares & ~known or squares
-            name = chess.piece_name(piece.piece_type)
-            marks.append(UnitMark(f"black {name}: {squares_phrase(squares)}", squares,
-                                  PALETTE[index % len(PALETTE)], (name,)))
-    return marks
-
-
-def initial_fog(problem) -> int:
-    """The squares White does not see before his first move (Fog of War: the
-    complement of what his men see in every initial position); 0 under a referee
-    that shows no squares.
-
-    >>> from ksolve.problem import load_problem_text
-    >>> fog = initial_fog(load_problem_text('stipulation = "xk1"\\nrules = "fog-of-war"\\n[position]\\n'
-    ...                                     'fen = "k7/8/8/8/8/8/8/RK6 w - - 0 1"\\n'))
-    >>> chess.BB_A8 & fog, bin(fog).count("1")
-    (0, 52)
-    """
-    rules = problem.rules
-    try:
-        keys = rules.turn_info(problem.belief().positions)
-    except Exception:  # a report still renders without the belief
-        return 0
-    seen = chess.BB_ALL
-    for key in keys:
-        view = rules.view_squares(key)
-        if view is None:
-            return 0
-        seen &= view
-    return ~seen & chess.BB_ALL
-
-
-def visible_board(problem) -> chess.BaseBoard:
-    """What White sees: the position without its hidden units (for explicit positions, White's men
-    and the black men standing in every one)."""
-    if problem.fen:
-        return chess.BaseBoard(problem.fen.split()[0])
-    from ksolve.solution import belief_summary
-    return chess.BaseBoard(belief_summary(problem.belief()).get("known", "8/8/8/8/8/8/8/8"))
 
 
 STYLE = """
@@ -195,7 +113,7 @@ def page(title: str, body: str, style: str = "") -> str:
     return "\n".join(["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
                       '<meta name="viewport" content="width=device-width, initial-scale=1">',
                       f"<title>{_e(title)}</title><style>{STYLE}{style}</style></head><body>", diagram.page_defs(),
-                      body, '<footer class="caption"><p>Made by ksolve.</p></footer></body></html>'])
+                      body, f'<footer class="caption"><p>Made by ksolve {__version__}.</p></footer></body></html>'])
 
 
 def problem_section(problem: Problem, result: Solution, verification: dict | None = None, *,
@@ -240,7 +158,7 @@ def _hint(solution: Solution, max_diagrams: int) -> str:
 
 
 def _key_label(solution: Solution) -> str:
-    from ksolve.report.notebook import key_label
+    from ksolve.report.lines import key_label
 
     return key_label(solution) or str(solution.key)
 
@@ -305,7 +223,7 @@ def _goal(problem: Problem) -> str:
 
 def _solve_verdict(problem: Problem, result: Solution) -> str:
     """The verdict of a solve alone: solved (the key, the moves), no solution, or not decided."""
-    from ksolve.report.notebook import key_label
+    from ksolve.report.lines import key_label
 
     status = str(result.status)
     if status == "solved":

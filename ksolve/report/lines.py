@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-import chess
 import networkx as nx
+
+from ksolve.solution import TreeWalk, black_token, hidden_note, path_text  # noqa: F401 (the notation, read here)
 
 INDENT = "  "
 
@@ -91,27 +91,14 @@ def main_line(tree: nx.DiGraph) -> Line:
     return TreeReader(tree).main_line()
 
 
-def hidden_note(node: dict) -> str:
-    """`` (B b2/d2/f2)``: where the hidden units may stand, when few squares."""
-    listed = [f"{chess.piece_symbol(chess.PIECE_NAMES.index(name)).upper()} {'/'.join(squares)}"
-              for name, squares in (node.get("hidden") or {}).items() if isinstance(squares, list)]
-    return f" ({'; '.join(listed)})" if listed else ""
-
-
-def black_token(data: dict) -> str:
-    """Black's reply as White hears it: its SAN when White can tell it, else the referee's words."""
-    if data.get("san"):
-        return data["san"]
-    return "(silent)" if data["label"].startswith("Silent") else f"({data['label']})"
-
-
 class TreeReader:
-    """Walks a strategy tree into lines, with each node's length memoised;
+    """Writes a strategy tree as lines (its navigation: ``solution.TreeWalk``);
     ``owner`` maps each White node to the line it is written in."""
 
     def __init__(self, tree: nx.DiGraph) -> None:
         self.tree = tree
-        self.length = lru_cache(maxsize=None)(self._length)
+        walk = TreeWalk(tree)
+        self.length, self._order = walk.length, walk.order
         self.owner: dict[int, Line] = {}
 
     def main_line(self) -> Line:
@@ -126,24 +113,6 @@ class TreeReader:
         else:
             self.white(0, line, key=True)
         return line
-
-    def _length(self, node: int) -> int:
-        """White moves to the win from ``node``, at worst."""
-        tree, kind = self.tree, self.tree.nodes[node]["kind"]
-        if kind == "win":
-            return 0
-        lengths = []
-        for _, child, data in tree.out_edges(node, data=True):
-            played = data["kind"] == "answer" and data.get("san") is not None
-            lengths.append(self.length(child) + (1 if played else 0))
-        return max(lengths, default=0)
-
-    def _order(self, node: int) -> list[tuple[int, dict]]:
-        """The children of ``node``, longest (then largest) first; moves played before refusals."""
-        tree = self.tree
-        return sorted(((child, data) for _, child, data in tree.out_edges(node, data=True)),
-                      key=lambda cd: (cd[1].get("kind") == "answer" and cd[1].get("san") is None,
-                                      -self.length(cd[0]), -tree.nodes[cd[0]].get("size", 0)))
 
     def white(self, node: int, line: Line, key: bool = False) -> None:
         tree = self.tree
@@ -201,26 +170,30 @@ class TreeReader:
         self.white(main, line)
 
 
-def path_text(tree: nx.DiGraph, node: int) -> str:
-    """The play from the root to ``node`` as White knows it: ``1.Rg2 2.Rg8 No``."""
-    tokens: list[str] = []
-    path = nx.shortest_path(tree, 0, node)
-    attempt = ""
-    for parent, child in zip(path, path[1:]):
-        data = tree.edges[parent, child]
-        number = tree.nodes[parent].get("number", 1)
-        if data["kind"] == "attempt":
-            attempt = data["label"]
-        elif data["kind"] == "ask":
-            tokens.append(f"{number}.Any?")
-        elif data["kind"] == "probe":
-            tokens.append(f"{number}.{data['label']}:")
-        elif data["kind"] == "answer" and tree.nodes[parent]["kind"] in ("ask", "probe"):
-            tokens.append(data["label"])
-        elif data["kind"] == "answer":
-            tokens.append(f"{number}.{attempt} {data['label']}" if data.get("san") is None else f"{number}.{data['san']}")
-        elif data["kind"] == "reply" and black_token(data) != "(silent)":
-            tokens.append(black_token(data))
-        elif data["kind"] != "reply":  # several first announcements
-            tokens.append(f"{data['label']}:")
-    return " ".join(tokens)
+def key_label(solution: "Solution") -> str | None:
+    """The key as composers write it (``1.Rh8!``): the label of the strategy
+    tree's first attempt (its root's, or the one matching ``key`` below a
+    ``start`` node), else the UCI move; None without a key.
+
+    >>> from ksolve.problem import load_problem_text
+    >>> from ksolve.solver import solve
+    >>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\n'
+    ...                             'fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
+    >>> solution = solve(problem)
+    >>> key_label(solution)
+    '1.Rh8!'
+    >>> solution.tree = None
+    >>> key_label(solution)
+    '1.h1h8!'
+    """
+    if not solution.key:
+        return None
+    tree = solution.tree
+    if tree is not None and tree.number_of_nodes():
+        roots = [0] if tree.nodes[0].get("kind") != "start" else [child for _, child in tree.out_edges(0)]
+        for root in roots:
+            for _, _, edge in tree.out_edges(root, data=True):
+                if edge.get("kind") in ("attempt", "ask") and (
+                        edge.get("move", "any") == solution.key or len(roots) == 1):
+                    return f"{tree.nodes[root].get('number', 1)}.{edge['label']}!"
+    return "Any?" if solution.key == "any" else f"1.{solution.key}!"

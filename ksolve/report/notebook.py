@@ -25,9 +25,11 @@ from typing import TYPE_CHECKING
 
 import chess
 
+from ksolve.report.lines import key_label
+
 if TYPE_CHECKING:
     from ksolve.problem import Problem
-    from ksolve.report.html import UnitMark
+    from ksolve.report.position import UnitMark
     from ksolve.solver import Solution
     from ksolve.verification import Verification
 
@@ -103,7 +105,7 @@ def problem_svg(problem: Problem, size: int = DIAGRAM_SIZE) -> str:
     (2, True, True)
     """
     from ksolve.report import diagram
-    from ksolve.report.html import visible_board, hidden_marks
+    from ksolve.report.position import hidden_marks, visible_board
 
     units = hidden_marks(problem)
     board = visible_board(problem)
@@ -125,41 +127,12 @@ def problem_svg(problem: Problem, size: int = DIAGRAM_SIZE) -> str:
 
 def _legend(problem: Problem) -> str:
     """The hidden units' colours and squares as a list (empty when none)."""
-    from ksolve.report.html import hidden_marks
+    from ksolve.report.position import hidden_marks
 
     units = hidden_marks(problem)
     items = "".join(f'<li><span class="ks-sw" style="background:{_e(unit.color)}"></span>{_e(unit.label)}</li>'
                     for unit in units)
     return f'<ul class="ks-legend">{items}</ul>' if items else ""
-
-
-def key_label(solution: Solution) -> str | None:
-    """The key as composers write it (``1.Rh8!``): the label of the strategy
-    tree's first attempt (its root's, or the one matching ``key`` below a
-    ``start`` node), else the UCI move; None without a key.
-
-    >>> from ksolve.problem import load_problem_text
-    >>> from ksolve.solver import solve
-    >>> problem = load_problem_text('stipulation = "#1"\\nrules = "berkeley"\\n[position]\\n'
-    ...                             'fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n')
-    >>> solution = solve(problem)
-    >>> key_label(solution)
-    '1.Rh8!'
-    >>> solution.tree = None
-    >>> key_label(solution)
-    '1.h1h8!'
-    """
-    if not solution.key:
-        return None
-    tree = solution.tree
-    if tree is not None and tree.number_of_nodes():
-        roots = [0] if tree.nodes[0].get("kind") != "start" else [child for _, child in tree.out_edges(0)]
-        for root in roots:
-            for _, _, edge in tree.out_edges(root, data=True):
-                if edge.get("kind") in ("attempt", "ask") and (
-                        edge.get("move", "any") == solution.key or len(roots) == 1):
-                    return f"{tree.nodes[root].get('number', 1)}.{edge['label']}!"
-    return "Any?" if solution.key == "any" else f"1.{solution.key}!"
 
 
 def _goal_words(solution: Solution) -> str:

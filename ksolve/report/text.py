@@ -291,7 +291,7 @@ def fog_view_lines(problem) -> list[str]:
     """
     import chess
 
-    from ksolve.report.html import initial_fog, visible_board
+    from ksolve.report.position import initial_fog, visible_board
 
     fog = initial_fog(problem)
     if not fog:
@@ -314,8 +314,10 @@ def _key_text(problem, solution) -> str:
         return ""
     if not solution.key:
         return " One strategy per first announcement."
-    reader = TreeReader(solution.tree)
-    first = reader.main_line().moves[0] if solution.tree.nodes[0]["kind"] != "start" else None
+    if solution.tree is None:  # not read back (a limit reached after the proof): the key as the search wrote it
+        first = solution.key
+    else:
+        first = TreeReader(solution.tree).main_line().moves[0] if solution.tree.nodes[0]["kind"] != "start" else None
     text = f" Key {first}" if first else ""
     if problem.published_key:
         text += " (the published key)" if problem.published_key == solution.key else \

@@ -35,12 +35,34 @@ import numpy as np
 from ksolve.board.batch import move_union
 from ksolve.rules import codes
 
-FRESH, ASKED, MUST_CAPTURE, MUST_TRY, PROBED = 0, 1, 2, 3, 4
+class TurnState(enum.IntEnum):
+    """White's turn states (see below); their int values are part of every transposition-table key."""
+
+    FRESH = 0
+    ASKED = 1
+    MUST_CAPTURE = 2
+    MUST_TRY = 3
+    PROBED = 4
+
+
+FRESH, ASKED, MUST_CAPTURE, MUST_TRY, PROBED = TurnState
 """White's turn states: "Any?" not asked (nor a probe made); asked (answered
 no, or the obligation fulfilled); answered "Try" (Berkeley+Any: pawn captures
 until one is legal); answered "Yes" (English: at least one pawn try); the
 probe made or given up (Modern Kriegspiel: no probe before the next turn).
-Plain ints: they are part of every transposition-table key."""
+``TurnState`` members are ints (0 to 4): they are part of every transposition-table key.
+
+When "Any?" may be asked: once a turn, at any point before the turn's legal
+move, after refused attempts too (a "No" leaves a fresh turn fresh).  The
+sources agree: the rules as published describe "Any?" as a question of the
+turn, never one of its start only, and the ``kriegspiel`` package's English
+and Berkeley+Any rule sets keep the question among the possible ones after an
+illegal attempt.  ``can_ask``, ``state_after_any`` and ``state_after_refusal``
+are the one statement of it: the search (its last move included), the game
+referee, Try it, play and the computer player read them here."""
+
+ASK = -2
+""""Any?" as a choice in a strategy or a player's turn (move codes are >= 0)."""
 
 
 class TooManyProbeSets(ValueError):
@@ -231,8 +253,23 @@ class RuleSet(ABC):
     def any_split(self, positions: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """The answers to "Any?" as ``(next turn state, mask of the positions)``: yes first, then no."""
         yes = self.any_answers(positions)
-        obliged = MUST_CAPTURE if self.any_obliges_until_capture else MUST_TRY
-        return [(obliged, yes), (ASKED, ~yes)]
+        return [(self.state_after_any(True), yes), (self.state_after_any(False), ~yes)]
+
+    def state_after_any(self, yes: bool) -> int:
+        """The turn's state after "Any?" is answered ``yes`` (pawn captures are
+        possible: the attempts that follow must be pawn captures) or no.
+
+        >>> from ksolve.rules import get_rules
+        >>> [get_rules(name).state_after_any(True) for name in ("berkeley-any", "english")] == [MUST_CAPTURE, MUST_TRY]
+        True
+        """
+        if not yes:
+            return ASKED
+        return MUST_CAPTURE if self.any_obliges_until_capture else MUST_TRY
+
+    def must_capture(self, state: int) -> bool:
+        """Whether an attempt in a turn in ``state`` must be a pawn capture."""
+        return state in (MUST_CAPTURE, MUST_TRY)
 
     def any_answer_words(self, state: int) -> str:
         """The referee's word for the "Any?" answer that leads to ``state``."""
@@ -246,7 +283,15 @@ class RuleSet(ABC):
         return "No"
 
     def state_after_refusal(self, state: int) -> int:
-        """The turn's state after a "No" (English: one refused pawn try fulfils "Yes")."""
+        """The turn's state after a "No": unchanged (a fresh turn may still ask
+        "Any?"; Berkeley+Any's "Try" still obliges), except that one refused pawn
+        try fulfils English's "Yes".
+
+        >>> from ksolve.rules import get_rules
+        >>> english = get_rules("english")
+        >>> english.can_ask(english.state_after_refusal(FRESH)), english.state_after_refusal(MUST_TRY) == ASKED
+        (True, True)
+        """
         return ASKED if state == MUST_TRY else state
 
     # --- probes (Modern Kriegspiel, ``ksolve.rules.modern``) ------------------------
@@ -280,8 +325,8 @@ class RuleSet(ABC):
         position (any other is refused everywhere and tells nothing); after
         "Any?" answered yes, the pawn captures (English: also a refused one)."""
         candidates = move_union(positions, self.fog)
-        if state in (MUST_CAPTURE, MUST_TRY):
-            from ksolve.rules.referee import pawn_diagonal_attempts
+        if self.must_capture(state):
+            from ksolve.rules.pawn_tries import pawn_diagonal_attempts
 
             diagonal = np.array(sorted(pawn_diagonal_attempts(positions[0])), dtype=np.int64)
             candidates = diagonal if state == MUST_TRY else np.intersect1d(candidates, diagonal)

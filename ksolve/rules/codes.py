@@ -22,6 +22,8 @@ Bit layout of a move announcement:
 'Capture at e5, check on the file'
 >>> describe(ILLEGAL)
 'No'
+>>> describe(capture_code(36) | CAPTURED_PAWN | CHECK_LONG | PAWN_INFO, 0, "count", ICC)
+'Pawn at e5 captured, Long-diagonal check'
 """
 
 from __future__ import annotations
@@ -49,6 +51,11 @@ ILLEGAL = 1 << 30
 
 _CHECK_WORDS = [(CHECK_RANK, "rank"), (CHECK_FILE, "file"), (CHECK_LONG, "long diagonal"),
                 (CHECK_SHORT, "short diagonal"), (CHECK_KNIGHT, "knight")]
+_ICC_CHECK_WORDS = {"rank": "Rank check", "file": "File check", "long diagonal": "Long-diagonal check",
+                    "short diagonal": "Short-diagonal check", "knight": "Knight check"}
+REFEREE, ICC = "referee", "icc"
+"""The wordings of ``describe``: the classic referee's ("Capture at e5, check on the file") and the
+Internet Chess Club's Wild 16 announcements ("Piece at e5 captured, File check", "2 pawn tries")."""
 _END_WORDS = {END_CHECKMATE: "checkmate", END_STALEMATE: "stalemate",
               END_INSUFFICIENT: "draw (insufficient material)", END_MOVE_LIMIT: "draw (move limit)",
               END_KING_CAPTURED: "king captured"}
@@ -86,19 +93,28 @@ def pawn_try_count(code: int) -> int | None:
     return (code & PAWN_TRIES_MASK) >> PAWN_TRIES_SHIFT
 
 
-def describe(code: int, extra: int = 0, pawn_info: str = "none") -> str:
+def describe(code: int, extra: int = 0, pawn_info: str = "none", wording: str = REFEREE) -> str:
     """The referee's words for a code.
 
     ``pawn_info`` is the rule set's kind of pawn-try information ("count",
     "exists", "squares" or "none") and ``extra`` the RAND pawn-try squares.
+    ``wording`` ``ICC`` gives the Internet Chess Club's words (its Wild 16 help
+    file): "Pawn at d4 captured", "Piece at g7 captured", "Rank check",
+    "Long-diagonal check", and "n pawn tries" only when there are some.
 
     >>> describe(capture_code(12) | CAPTURED_PAWN | PAWN_INFO | (2 << PAWN_TRIES_SHIFT), 0, "count")
     'Pawn captured at e2, 2 pawn tries'
     >>> describe(PAWN_INFO, 1 << 12 | 1 << 13, "squares")
     'Silent, pawn tries from e2 f2'
+    >>> describe(capture_code(62) | CHECK_FILE | CHECK_KNIGHT | PAWN_INFO | (1 << PAWN_TRIES_SHIFT), 0, "count", ICC)
+    'Piece at g8 captured, File check, Knight check, 1 pawn try'
+    >>> describe(PAWN_INFO, 0, "count", ICC)
+    'Silent'
     """
     if code == ILLEGAL:
         return "No"
+    if wording == ICC:
+        return _icc_words(code)
     parts = []
     square = capture_square(code)
     if square is not None:
@@ -125,6 +141,22 @@ def describe(code: int, extra: int = 0, pawn_info: str = "none") -> str:
         parts.append(_pawn_info_words(code, extra, pawn_info))
     text = ", ".join(parts)
     return text[0].upper() + text[1:]
+
+
+def _icc_words(code: int) -> str:
+    """The ICC's announcements of a move, one after another ("Silent" when there is none)."""
+    parts = []
+    square = capture_square(code)
+    if square is not None:
+        parts.append(f"{'Pawn' if code & CAPTURED_PAWN else 'Piece'} at {chess.square_name(square)} captured")
+    parts += [_ICC_CHECK_WORDS[word] for word in check_words(code)]
+    end = end_of(code)
+    if end:
+        parts.append(_END_WORDS[end][0].upper() + _END_WORDS[end][1:])
+    count = pawn_try_count(code)
+    if count:
+        parts.append(f"{count} pawn tr{'y' if count == 1 else 'ies'}")
+    return ", ".join(parts) or "Silent"
 
 
 def _pawn_info_words(code: int, extra: int, pawn_info: str) -> str:

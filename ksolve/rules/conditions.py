@@ -199,6 +199,9 @@ class Conditioned(RuleSet):
     def state_after_refusal(self, state: int) -> int:
         return self.base.state_after_refusal(state)
 
+    def state_after_any(self, yes: bool) -> int:
+        return self.base.state_after_any(yes)
+
     def attempts(self, positions: np.ndarray, state: int = FRESH) -> np.ndarray:
         return self.base.attempts(positions, state)
 

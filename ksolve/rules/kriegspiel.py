@@ -19,12 +19,19 @@ Pawn-try information is public: it is announced with every move, about the
 player now to move (as on ICC, whose help lists "n pawn tries" among the
 public announcements), so White also hears Black's.
 
+Wild 16 speaks as the Internet Chess Club does (its help file "Kriegspiel"):
+"Illegal move" to the mover alone, "Pawn at d4 captured", "Piece at g7
+captured", "Rank check", "File check", "Long-diagonal check",
+"Short-diagonal check", "Knight check", and "n pawn tries" when there are
+some; the other rule sets in the classic referee's words ("No", "Capture at
+d4", "check on the file").
+
 >>> import numpy as np
 >>> from ksolve.board import position_from_fen, move_from_uci
 >>> rules = RULE_SETS["wild16"]
 >>> out = rules.attempt(position_from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1")[None, :], move_from_uci("e1d1"))
->>> rules.describe(out.keys[0])
-'Silent, 1 pawn try'
+>>> rules.describe(out.keys[0]), RULE_SETS["cincinnati"].describe(out.keys[0])
+('1 pawn try', 'Silent, pawn capture possible')
 """
 
 from __future__ import annotations
@@ -79,11 +86,13 @@ class KriegspielRules(RuleSet):
     stalemate_wins: bool = False
     """RAND: the side that gives stalemate wins (still not a mate for the solver)."""
     kriegspiel_games: bool = True
+    wording: str = codes.REFEREE
+    """Whose words ``describe`` speaks: the classic referee's or the ICC's (Wild 16)."""
 
     @property
     def refusal_words(self) -> str:
-        """"No", or "Illegal" where the opponent hears nothing of it (Wild 16)."""
-        return "No" if self.refusal_count_heard else "Illegal"
+        """"No", or ICC's "Illegal move" where the opponent hears nothing of it (Wild 16)."""
+        return "No" if self.refusal_count_heard else "Illegal move"
 
     @cached_property
     def flags(self) -> np.ndarray:
@@ -128,7 +137,7 @@ class KriegspielRules(RuleSet):
         return attempt_counts(positions, self.pawn_info)
 
     def describe(self, key: np.ndarray) -> str:
-        text = codes.describe(int(key[0]), int(key[1]), _PAWN_INFO_WORDS[self.pawn_info])
+        text = codes.describe(int(key[0]), int(key[1]), _PAWN_INFO_WORDS[self.pawn_info], self.wording)
         if self.stalemate_wins and codes.end_of(int(key[0])) == codes.END_STALEMATE:
             text += " (the stalemating side wins)"
         return text
@@ -175,6 +184,6 @@ RULE_SETS = {
         KriegspielRules("rand", "RAND (1950)", capture_kind=True, promotion_announced=True,
                         pawn_info=PAWN_INFO_SQUARES, impossible_answer="nonsense", stalemate_wins=True),
         KriegspielRules("wild16", "ICC Wild 16", capture_kind=True, pawn_info=PAWN_INFO_COUNT,
-                        impossible_answer="illegal", refusal_count_heard=False),
+                        impossible_answer="illegal", refusal_count_heard=False, wording=codes.ICC),
     )
 }

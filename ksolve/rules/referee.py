@@ -24,16 +24,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ksolve.board.layout import BISHOP, COLUMN_BLACK, COLUMN_TURN, KNIGHT, MAX_MOVES, PAWN, QUEEN, ROOK
+from ksolve.board.layout import COLUMN_BLACK, COLUMN_TURN, MAX_MOVES
 from ksolve.board.batch import expand
 from ksolve.board.movegen import legal_moves
-from ksolve.board.tables import PAWN_ATTACKS, RANK_1, RANK_8, SQUARE_BB
+from ksolve.board.tables import SQUARE_BB
 from ksolve.rules import codes
-from ksolve.rules.base import MUST_CAPTURE, RuleSet
+from ksolve.rules.base import FRESH, RuleSet
 from ksolve.rules.kernels import (
     PAWN_INFO_COUNT, PAWN_INFO_EXISTS, PAWN_INFO_SQUARES, any_answers, pawn_captures,
 )
 from ksolve.rules.kriegspiel import KriegspielRules
+from ksolve.rules.pawn_tries import pawn_diagonal_attempts
 
 @dataclass(frozen=True)
 class Answer:
@@ -57,9 +58,9 @@ class Referee:
     # --- the turn's state -------------------------------------------------
     def _new_turn(self) -> None:
         self.refused: set[int] = set()
-        self.any_asked = False
+        self.state = FRESH
+        """The turn's "Any?" state (``ksolve.rules.base``), moved on by the rule set."""
         self.any_answer: bool | None = None
-        self.must_use_pawns = False
         if not isinstance(self.rules, KriegspielRules):
             # Full information and Fog of War: the mover sees every move he has.
             self._own_moves = set(int(m) for m in expand(self.position[np.newaxis, :], self.rules.fog)[2])
@@ -79,6 +80,24 @@ class Referee:
         if info == PAWN_INFO_SQUARES:
             return {m for m in tries if SQUARE_BB[m & 63] & self._pawn_sources}
         return tries
+
+    @property
+    def must_use_pawns(self) -> bool:
+        """Whether the next attempt must be a pawn capture ("Any?" answered yes)."""
+        return self.rules.must_capture(self.state)
+
+    def can_ask(self) -> bool:
+        """Whether the mover may ask "Any?" now (``RuleSet.can_ask``).
+
+        >>> from ksolve.board import position_from_fen, move_from_uci
+        >>> from ksolve.rules import get_rules
+        >>> referee = Referee(get_rules("english"), position_from_fen("4k3/8/8/p7/8/8/8/R3K3 w - - 0 1"))
+        >>> referee.attempt(move_from_uci("a1a8")).kind, referee.can_ask()
+        ('illegal', True)
+        >>> referee.ask_any().words, referee.can_ask()
+        ('No', False)
+        """
+        return not self.game_over and self.rules.can_ask(self.state)
 
     def askable(self) -> set[int]:
         """The attempts the mover may make now (moves as integers)."""
@@ -107,9 +126,7 @@ class Referee:
         code, extra = int(outcome.keys[0, 0]), int(outcome.keys[0, 1])
         if code == codes.ILLEGAL:
             self.refused.add(move)
-            if self.must_use_pawns and not self.rules.any_obliges_until_capture:
-                self.must_use_pawns = False  # English: one pawn try fulfils the obligation
-                self.any_answer = True
+            self.state = self.rules.state_after_refusal(self.state)
             return Answer("illegal", "No")
         self.position = outcome.children[0]
         self.game_over = codes.end_of(code) != codes.END_NONE
@@ -118,15 +135,12 @@ class Referee:
 
     def ask_any(self) -> Answer:
         """The answer to "Any?" (are there pawn captures?) for the side to move."""
-        if not self.rules.any_question or self.any_asked or self.must_use_pawns or self.game_over:
+        if not self.can_ask():
             return Answer("impossible", "Impossible")
-        self.any_asked = True
         yes = bool(any_answers(self.position[np.newaxis, :])[0])
         self.any_answer = yes
-        if yes:
-            self.must_use_pawns = True
-            return Answer("any-yes", self.rules.any_answer_words(MUST_CAPTURE))
-        return Answer("any-no", "No")
+        self.state = self.rules.state_after_any(yes)
+        return Answer("any-yes" if yes else "any-no", self.rules.any_answer_words(self.state))
 
     @property
     def turn(self) -> int:
@@ -149,26 +163,3 @@ def own_board_moves(position: np.ndarray) -> set[int]:
     return {int(m) for m in buffer[:count]}
 
 
-def pawn_diagonal_attempts(position: np.ndarray) -> set[int]:
-    """Every diagonal pawn step onto a square not held by the mover's own men
-    (with the four promotions on the last rank): the possible pawn captures."""
-    us = int(position[COLUMN_TURN])
-    base = us * COLUMN_BLACK
-    ours = 0
-    for piece in range(6):
-        ours |= int(position[base + piece])
-    attempts = set()
-    pawns = int(position[base + PAWN])
-    while pawns:
-        from_square = (pawns & -pawns).bit_length() - 1
-        pawns &= pawns - 1
-        targets = int(PAWN_ATTACKS[us, from_square]) & ~ours
-        while targets:
-            to_square = (targets & -targets).bit_length() - 1
-            targets &= targets - 1
-            move = from_square | to_square << 6
-            if (1 << to_square) & int(RANK_1 | RANK_8):
-                attempts.update(move | p << 12 for p in (QUEEN, ROOK, BISHOP, KNIGHT))
-            else:
-                attempts.add(move)
-    return attempts

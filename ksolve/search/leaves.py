@@ -5,14 +5,17 @@ An attempt is *safe* for a set of positions when in none of them it is legal
 without winning (mate, or king capture in Fog of War).  Trying a safe attempt
 never hurts: where it is legal it wins, elsewhere the "No" leaves a smaller
 set.  So White wins at once exactly when repeatedly trying safe attempts
-empties the set, in any order: ``win_now`` computes that closure.
+empties the set, in any order: ``win_now`` computes that closure, and the
+positions it leaves (the smallest set safe attempts can narrow the belief
+to, where a rule set with "Any?" may still ask the question).
 
 >>> import numpy as np
 >>> from ksolve.board import positions_from_fens
 >>> from ksolve.rules import get_rules
 >>> positions = positions_from_fens(["6k1/5ppp/8/8/8/8/8/K3R3 w - - 0 1"])
->>> bool(win_now(positions, get_rules("berkeley").spec)[0])
-True
+>>> won, attempts, left = win_now(positions, get_rules("berkeley").spec)
+>>> bool(won), int(left.sum())
+(True, 0)
 """
 
 from __future__ import annotations
@@ -55,10 +58,11 @@ def _status_into(positions, children, parents, moves, unique, flags, fog, status
 
 @njit(cache=True)
 def win_now(positions, spec):
-    """Whether White wins in one move against every position: ``(wins, attempts)``.
+    """Whether White wins in one move against every position: ``(wins, attempts, left)``.
 
     ``spec`` is the rule set's ``KernelSpec``; ``attempts`` lists the safe
-    attempts in the order to try them (each legal in some position still left).
+    attempts in the order to try them (each legal in some position still left);
+    ``left`` masks the positions in which every one of them is refused.
     """
     unique, status = attempt_status(positions, spec.flags, spec.fog)
     n, m = status.shape
@@ -87,4 +91,4 @@ def win_now(positions, spec):
                 chosen[count] = unique[j]
                 count += 1
                 progress = True
-    return left == 0, chosen[:count]
+    return left == 0, chosen[:count], remaining

@@ -18,12 +18,12 @@ True
 
 from __future__ import annotations
 
-import os
 import weakref
 from dataclasses import dataclass
 from typing import Callable
 
-from ksolve.errors import InputError
+from ksolve.errors import SettingError
+from ksolve.resources import ROW_BYTES, format_bytes, resident_bytes
 
 ORTHODOX_SLOT_BYTES = 8 + 8
 """One slot of the orthodox table: a position's word (hash, won, lost) and a move's (key, result)."""
@@ -52,17 +52,67 @@ HARD_MARGIN = 1.25
 """How far past the budget a search may stay while it reuses what its tables shed."""
 
 
-def resident_bytes() -> int | None:
-    """The process's resident size now (Linux ``/proc``; None elsewhere)."""
-    try:
-        with open("/proc/self/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return None
+STEP_SAMPLE = 64
+"""Positions of a belief whose moves and replies are counted to estimate a search step's size."""
 
 
-class BudgetTooSmall(InputError):
-    """A memory budget below what the process already holds (bad input: said in one line)."""
+class BudgetTooSmall(SettingError):
+    """A memory budget below what a search needs (bad input: said in one line)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("memory", reason)
+
+
+def step_bytes(positions, fog: bool = False) -> tuple[int, float]:
+    """What one step of a search over a belief of ``positions`` holds at once,
+    estimated from a sample of them, and the mean number of Black's replies:
+    the step is a kernel call over every position, which holds an attempt's
+    children and Black's replies to each (or, at the last move, every White
+    move of every position), as position rows.
+
+    >>> from ksolve.board import positions_from_fens
+    >>> from ksolve.resources import ROW_BYTES
+    >>> size, replies = step_bytes(positions_from_fens(["4k3/8/8/8/8/8/8/R3K3 w - - 0 1"]))
+    >>> round(replies, 1), size // ROW_BYTES  # Black's replies to each move; the rook's 10 moves, the king's 5
+    (4.5, 15)
+    """
+    import numpy as np
+
+    from ksolve.board import count_moves, expand
+    count = len(positions)
+    if not count:
+        return 0, 0.0
+    sample = positions[::max(1, count // STEP_SAMPLE)][:STEP_SAMPLE]
+    children, _, _ = expand(np.ascontiguousarray(sample), fog)
+    white = len(children) / len(sample)
+    replies = float(count_moves(children, fog).mean()) if len(children) else 0.0
+    return int(count * max(white, 1 + replies) * ROW_BYTES), replies
+
+
+def fitting_processes(positions, fog: bool, budget: int, processes: int = 1, in_use: int | None = None) -> int:
+    """How many (at most ``processes``, at least one) searches of a belief of
+    ``positions`` fit in ``budget`` bytes at once, each adding a step
+    (``step_bytes``) and ``MIN_FREE`` to what the process holds now
+    (``in_use``, default its resident size: each of several worker processes
+    starts as a copy of it); ``BudgetTooSmall`` if not even one does, said
+    before the search begins.
+
+    >>> fitting_processes([], False, 4 << 30, 2, in_use=100 << 20)
+    2
+    >>> fitting_processes([], False, 300 << 20, 2, in_use=100 << 20)
+    1
+    """
+    in_use = (resident_bytes() or 0) if in_use is None else in_use
+    step, replies = step_bytes(positions, fog)
+    search = step + MIN_FREE
+    if budget < in_use + search:
+        raise BudgetTooSmall(f"{format_bytes(budget)} is less than the search needs: one step over the "
+                             f"{len(positions):,} positions of the belief holds ~{format_bytes(step)} at once (an "
+                             f"attempt's children and Black's ~{replies:.0f} replies to each), and the process holds "
+                             f"{format_bytes(in_use)} before searching")
+    if processes == 1:
+        return 1
+    return int(max(1, min(processes, (budget - in_use) // (in_use + search))))
 
 
 @dataclass(frozen=True)
@@ -105,17 +155,17 @@ class MemoryPlan:
         >>> MemoryPlan.for_budget(100 << 20, in_use=90 << 20, workers=2)
         Traceback (most recent call last):
         ...
-        ksolve.search.memory.BudgetTooSmall: --max-memory: 200 MB is less than 2 worker processes need to search: each holds 90 MB before searching and needs 32 MB more (--jobs 1: one process)
+        ksolve.search.memory.BudgetTooSmall: memory budget: 200 MB is less than 2 worker processes need to search: each holds 90 MB before searching and needs 32 MB more (fewer worker processes need less)
         """
         in_use = (resident_bytes() or 0) if in_use is None else in_use
         free = budget - in_use
         if free < MIN_FREE and workers > 1:
-            raise BudgetTooSmall(f"--max-memory: {megabytes(budget * workers)} is less than {workers} worker processes need "
-                                 f"to search: each holds {megabytes(in_use)} before searching and needs {megabytes(MIN_FREE)} "
-                                 "more (--jobs 1: one process)")
+            raise BudgetTooSmall(f"{megabytes(budget * workers)} is less than {workers} worker processes need to "
+                                 f"search: each holds {megabytes(in_use)} before searching and needs "
+                                 f"{megabytes(MIN_FREE)} more (fewer worker processes need less)")
         if free < MIN_FREE:
-            raise BudgetTooSmall(f"--max-memory: {megabytes(budget)} is less than ksolve needs to search: it holds {megabytes(in_use)} "
-                                 f"before searching and needs {megabytes(MIN_FREE)} more")
+            raise BudgetTooSmall(f"{megabytes(budget)} is less than ksolve needs to search: it holds "
+                                 f"{megabytes(in_use)} before searching and needs {megabytes(MIN_FREE)} more")
         slots = MIN_ORTHODOX_SLOTS
         while slots * 2 <= MAX_ORTHODOX_SLOTS and slots * 2 * ORTHODOX_SLOT_BYTES <= free * ORTHODOX_SHARE:
             slots *= 2
@@ -124,6 +174,8 @@ class MemoryPlan:
 
 def megabytes(size: int) -> str:
     return f"{size / 2**20:,.0f} MB"
+
+
 
 
 Shed = Callable[[], bool]

@@ -47,12 +47,9 @@ INFINITE = 1 << 40
 EXPANSIONS_KEPT = 20_000
 """Expanded attempts whose children are kept (least recently used dropped)."""
 EXPANSION_BYTES = 16 << 20
-"""The most bytes of kept expansions whatever the budget: a 10-move shortest-mate
-search (family-10-rook-a6-knight-c1) peaked at 2.3 GB keeping 20,000 of them, and
-at 0.87 GB with a cap of 64 MB, with the same nodes (352,396) and time (79 s
-against 83 s); a cap of 16 MB, not 64, gave the same nodes again (the same
-member, 293,023 nodes in 65.5 s against 65.7 s) and took the 13-mover's
-``--at-most`` peak from 416 to 340 MB (52 s against 55 s)."""
+"""The most bytes of kept expansions whatever the budget: kept expansions save
+little search, and without a cap a long search's memory grows with them
+(``docs/research/memory-and-cores.md``)."""
 CHILD_BYTES = 200
 """What a kept child costs besides its belief's rows (the node, its key, the list slot)."""
 
@@ -160,7 +157,7 @@ class ProofNumberSearch:
         """The 1 + epsilon trick's share (a worker racing others tries another one)."""
         self.still_wanted: Callable[[], None] | None = None
         """Called at every node when worker processes race on one proof
-        (``ksolve.parallel``): raises once another worker has decided it."""
+        (``ksolve.execution.workers``): raises once another worker has decided it."""
 
     def wins(self, belief: BeliefState, moves: int, state: int = FRESH) -> bool:
         """Whether White wins ``belief`` within ``moves`` (same answer as the
@@ -349,10 +346,8 @@ class ProofNumberSearch:
         expansion, by the orthodox bounds, and when it refutes the attempt the
         large classes are never searched.  The depth-first prover's order,
         largest first (``Prover.next_turns``), suits it, which must settle one
-        child completely before the next.  Here smallest first made Rotenberg's
-        verification 1.24x faster, the family's four verifications 1.01-1.33x
-        and five shortest-mate searches 1.06-1.54x; ``--at-most`` proofs
-        0.80-1.26x (``benchmarks/results/checkouts-small-first.json``)."""
+        child completely before the next (both orders measured:
+        ``docs/research/long-problems.md``)."""
         prover, parent = self.prover, node.parent
         if node.move == ASK:
             return [WhiteNode(part, parent.moves, answer) for answer, part in prover.any_classes(parent.belief)

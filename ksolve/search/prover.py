@@ -41,7 +41,7 @@ import numpy as np
 from ksolve.belief import BeliefState
 from ksolve.board.batch import move_union
 from ksolve.board.layout import COLUMN_BLACK
-from ksolve.rules.base import ASKED, FRESH, MUST_CAPTURE, MUST_TRY, PROBED, Outcome, RuleSet, TooManyProbeSets
+from ksolve.rules.base import ASK, ASKED, FRESH, MUST_CAPTURE, MUST_TRY, PROBED, Outcome, RuleSet, TooManyProbeSets
 from ksolve.search.leaves import win_now
 from ksolve.search.memory import MemoryPlan
 from ksolve.search.orthodox import OrthodoxTable, fails_in, no_win_within, orthodox_winning_move, viable_attempts
@@ -54,8 +54,6 @@ if TYPE_CHECKING:
 __all__ = ["ASK", "ASKED", "FRESH", "MUST_CAPTURE", "MUST_TRY", "PROBED", "Entry", "Limits", "Prover",
            "SearchAborted", "Stats", "probe_mask", "probe_move"]
 
-ASK = -2
-"""The strategy's choice of asking "Any?" instead of an attempt."""
 _PROBE_BASE = -4
 
 
@@ -78,16 +76,12 @@ DEEP_BOUND_POSITIONS = 1
 ``orthodox_depth``: a single position (after a capture or a check White can
 place, say) often has no orthodox win at all in the moves left, which a short
 orthodox search shows where the belief search would refute White's every
-strategy.  Measured on family-11-walls-a5-e3 ``--at-most``: 442,473 -> 95,174
-nodes, 35.7 s -> 16.3 s; with two positions, or with budgets of 20,000 or
-300,000, less was saved."""
+strategy (the sizes and budgets measured: ``docs/research/search.md``)."""
 DEEP_BOUND_BUDGET = 50_000
 """Moves the deepest search of such a bound may make (``no_win_within``: the
-shallower depths first, with less; an undecided bound is not repeated).
-Deepening found short wins that one search of all the moves missed within
-its budget: ten long problems (Rotenberg, the family, anderson-37, kq-k-5x5)
-109.1 s -> 93.0 s in all; shallower shares of a half or an eighth, or a
-last budget of 25,000 or 100,000, gave 91.6-95.5 s, and 200,000 111.0 s."""
+shallower depths first, with less, since deepening finds short wins that one
+search of all the moves misses within its budget; an undecided bound is not
+repeated)."""
 UNDECIDED_BOUNDS_KEPT = 100_000
 """Undecided deeper bounds remembered (about 10 MB)."""
 FULL_INFORMATION_BUDGET = 2_000_000
@@ -102,9 +96,7 @@ VIABILITY_CHUNK = 8
 BOUND_DEPTHS = {3: 8}
 """Viability depth by the number of men on the board (default 4): with a lone
 king against king and piece, orthodox searches are cheap enough to bound
-eight moves (K+Q against a king hidden in a 4x4 corner, shortest mate 11:
-80 s with depth 4, 1.4 s with 8); with more men deeper bounds cost more than
-they save (Rotenberg 1976 at depth 5: 4 s -> 20 s)."""
+eight moves; with more men deeper bounds cost more than they save."""
 
 
 _SIGNATURE_WEIGHTS = np.random.default_rng(2026).integers(1, 2**63, size=6, dtype=np.uint64) | np.uint64(1)
@@ -280,12 +272,13 @@ class Prover:
         can_ask = self.rules.can_ask(state)
         if moves == 1 and state in (FRESH, ASKED, PROBED):
             stats.leaf_calls += 1
-            won, attempts = win_now(belief.positions, self._spec)
+            won, attempts, left = win_now(belief.positions, self._spec)
             if won:
                 entry.proven, entry.move = 1, int(attempts[0])
                 return True
-            if can_ask and self.ask_wins(belief, 1):
-                entry.proven, entry.move = 1, ASK
+            move = self._ask_last(belief, state, attempts, left)
+            if move is not None:
+                entry.proven, entry.move = 1, move
                 return True
             entry.disproven = 1
             return False
@@ -319,6 +312,23 @@ class Prover:
             return True
         entry.disproven = max(entry.disproven, moves)
         return False
+
+    def _ask_last(self, belief: BeliefState, state: int, attempts: np.ndarray, left: np.ndarray) -> int | None:
+        """The last move won by asking "Any?": asked at once (``ASK``), or after
+        the safe ``attempts`` are refused (the first of them; the "No" leads to
+        the same choice on a smaller belief), where the rule set lets a turn
+        ask after refusals (``RuleSet.state_after_refusal``, ``can_ask``); None
+        if neither wins.  ``left`` masks the positions in which every safe
+        attempt is refused: asking there is the best a safe attempt can lead to
+        (a strategy for a belief is one for each of its subsets)."""
+        rules = self.rules
+        if rules.can_ask(state) and self.ask_wins(belief, 1):
+            return ASK
+        if not len(attempts) or not rules.can_ask(rules.state_after_refusal(state)):
+            return None
+        if self.ask_wins(BeliefState(belief.positions[left]), 1):
+            return int(attempts[0])
+        return None
 
     def _decide_probe(self, belief: BeliefState, moves: int, probes: list[int], entry: Entry) -> bool:
         """A fresh turn with probes: some probe set whose every answer wins (probing
@@ -553,6 +563,6 @@ class Prover:
             entry = self.table.entry(belief, state)
         if (entry.proven == 1 and entry.move != ASK and not probe_mask(entry.move)
                 and state in (FRESH, ASKED, PROBED)):
-            _, attempts = win_now(belief.positions, self._spec)
+            _, attempts, _ = win_now(belief.positions, self._spec)
             return (entry.move if entry.move in {int(a) for a in attempts} else int(attempts[0])), 1
         return entry.move, entry.proven

@@ -8,15 +8,18 @@ loses a *superset* of a disproven one with as few.  The exact-match table
 order the belief differs by a few positions and is searched again.
 
 ``Subsumption`` indexes the decided beliefs by White's men and the turn's
-state (beliefs that can contain one another have both in common).  Inside a
-group each belief is a bit mask over the positions the group has seen, so a
-containment test is one integer operation.  A group keeps its ``PER_GROUP``
-most recent beliefs, and the index holds at most ``capacity`` beliefs in
-all: dropping one costs time, never correctness.  The prover reuses the
-disproofs only (``Prover.reused_result`` says why).
+state (beliefs that can contain one another have both in common).  Each
+indexed belief keeps its hashes (``Hashes``: ascending, and as a set while
+small), so a containment test costs O(n log n) at most in the beliefs' size
+n, whatever else the index holds: a set test for small beliefs, a sorted
+search (first on a sample, which rejects most non-members at once) for large
+ones.  A group keeps its ``PER_GROUP`` most recent beliefs, and the index
+holds at most ``capacity`` beliefs in all: dropping one costs time, never
+correctness.  The prover reuses the disproofs only (``Prover.reused_result``
+says why).
 
 >>> from ksolve.belief import BeliefState
->>> from ksolve.search.table import Entry
+>>> from ksolve.search.entry import Entry
 >>> index = Subsumption()
 >>> big = BeliefState.from_hidden("8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1", ["b:dark"])
 >>> small = BeliefState(big.positions[:5])
@@ -31,46 +34,74 @@ disproofs only (``Prover.reused_result`` says why).
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
 
 from ksolve.belief import BeliefState
 from ksolve.board.layout import COLUMN_BLACK
-from ksolve.search.table import UNPROVEN, Entry
+from ksolve.search.entry import UNPROVEN, Entry
 
 PER_GROUP = 24
 """Decided beliefs kept per group (White's men and state), the most recent."""
+SET_LIMIT = 512
+"""Beliefs of at most this many positions are also kept as a set of hashes
+(a set test is faster than a sorted search while small; a large set would
+cost some 60 bytes a position)."""
+SAMPLE = 64
+"""Hashes of the inner belief looked up first in a sorted search."""
+CHUNK = 1 << 20
+"""Hashes looked up at once in a sorted search (its work arrays stay small)."""
 
 
-class _Group:
-    """The decided beliefs with the same White men and state, as bit masks."""
+@dataclass(frozen=True, slots=True)
+class Hashes:
+    """A belief's position hashes for containment tests: ascending, their
+    count and range, and (``SET_LIMIT`` positions or fewer) as a set.
 
-    __slots__ = ("bits", "beliefs")
+    >>> outer, inner = Hashes.of(np.arange(0, 2000, 2, dtype=np.uint64)), Hashes.of(np.array([4, 8], np.uint64))
+    >>> inner.within(outer), outer.within(inner), Hashes.of(np.array([4, 9], np.uint64)).within(outer)
+    (True, False, False)
+    """
 
-    def __init__(self) -> None:
-        self.bits: dict[int, int] = {}
-        """Position hash -> its bit in the masks."""
-        self.beliefs: OrderedDict[int, tuple[int, Entry]] = OrderedDict()
-        """Belief key -> (mask, its table entry, shared: later results show)."""
+    array: np.ndarray
+    size: int
+    low: int
+    high: int
+    set: frozenset[int] | None
 
-    def mask(self, hashes: list[int], grow: bool) -> int | None:
-        """The belief's mask; None if a position is new and ``grow`` is false
-        (the belief then is a subset of no indexed belief)."""
-        mask = 0
-        bits = self.bits
-        for h in hashes:
-            bit = bits.get(h)
-            if bit is None:
-                if not grow:
-                    return None
-                bit = bits[h] = len(bits)
-            mask |= 1 << bit
-        return mask
+    @classmethod
+    def of(cls, hashes: np.ndarray) -> Hashes:
+        """The hashes (ascending, without duplicates: a belief's), copied."""
+        array = np.array(hashes, dtype=np.uint64)
+        size = len(array)
+        return cls(array, size, int(array[0]) if size else 0, int(array[-1]) if size else 0,
+                   frozenset(array.tolist()) if size <= SET_LIMIT else None)
+
+    def within(self, outer: Hashes) -> bool:
+        """Whether every hash of this belief is one of ``outer``'s."""
+        if self.size > outer.size or (self.size and (self.low < outer.low or self.high > outer.high)):
+            return False
+        if self.set is not None and outer.set is not None:
+            return self.set <= outer.set
+        inner = self.array
+        if self.size > SAMPLE and not _found(outer.array, inner[::self.size // SAMPLE]):
+            return False
+        return all(_found(outer.array, inner[start:start + CHUNK]) for start in range(0, self.size, CHUNK))
+
+
+def _found(outer: np.ndarray, inner: np.ndarray) -> bool:
+    """Whether the ascending ``inner`` hashes, within ``outer``'s range, are all in ``outer``."""
+    return bool(np.array_equal(outer[np.searchsorted(outer, inner)], inner))
 
 
 class Subsumption:
     """Decided beliefs indexed for containment (see the module docstring)."""
 
     def __init__(self, capacity: int | None = None) -> None:
-        self.groups: dict[tuple, _Group] = {}
+        self.groups: dict[tuple, OrderedDict[int, tuple[Hashes, Entry]]] = {}
+        """(state, White's men) -> belief key -> (its hashes, its table entry, shared: later results show),
+        the most recent last."""
         self.capacity = capacity
         self.size = 0
         self.hits = 0
@@ -80,18 +111,19 @@ class Subsumption:
         """Index a belief whose ``entry`` holds a proof or a disproof."""
         if entry.proven >= UNPROVEN and entry.disproven <= 0 or not len(belief):
             return
-        group = self.groups.get(_group_key(belief, state))
+        key = _group_key(belief, state)
+        group = self.groups.get(key)
         if group is None:
             if self.capacity is not None and self.size >= self.capacity:
                 self.shed()
-            group = self.groups[_group_key(belief, state)] = _Group()
-        if belief.key in group.beliefs:
-            group.beliefs.move_to_end(belief.key)
+            group = self.groups[key] = OrderedDict()
+        if belief.key in group:
+            group.move_to_end(belief.key)
             return
-        group.beliefs[belief.key] = (group.mask(belief.hashes.tolist(), grow=True), entry)
+        group[belief.key] = (Hashes.of(belief.hashes), entry)
         self.size += 1
-        if len(group.beliefs) > PER_GROUP:
-            group.beliefs.popitem(last=False)
+        if len(group) > PER_GROUP:
+            group.popitem(last=False)
             self.size -= 1
 
     def lookup(self, belief: BeliefState, state: int, moves: int) -> Entry | None:
@@ -101,15 +133,12 @@ class Subsumption:
         group = self.groups.get(_group_key(belief, state)) if len(belief) else None
         if group is None:
             return None
-        hashes = belief.hashes.tolist()
-        inside = group.mask(hashes, grow=False)  # None: it holds a position no indexed belief holds
-        # its positions that indexed beliefs hold, where a contained belief must fit
-        present = inside if inside is not None else group.mask([h for h in hashes if h in group.bits], grow=False)
-        for mask, entry in reversed(group.beliefs.values()):
-            if inside is not None and entry.proven <= moves and inside & ~mask == 0:
+        hashes = Hashes.of(belief.hashes)
+        for indexed, entry in reversed(group.values()):
+            if entry.proven <= moves and hashes.within(indexed):
                 self.hits += 1
                 return Entry(proven=entry.proven, move=entry.move)
-            if entry.disproven >= moves and mask & ~present == 0:
+            if entry.disproven >= moves and indexed.within(hashes):
                 self.hits += 1
                 return Entry(disproven=entry.disproven)
         return None
@@ -120,7 +149,7 @@ class Subsumption:
             return False
         keys = list(self.groups)
         for key in keys[:max(1, len(keys) // 2)]:
-            self.size -= len(self.groups.pop(key).beliefs)
+            self.size -= len(self.groups.pop(key))
         return True
 
     def __len__(self) -> int:
@@ -130,4 +159,3 @@ class Subsumption:
 def _group_key(belief: BeliefState, state: int) -> tuple:
     """White's men (the first member's; a belief's members share them) and the state."""
     return state, belief.positions[0, :COLUMN_BLACK].tobytes()
-

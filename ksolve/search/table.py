@@ -22,32 +22,22 @@ never correctness: whoever needs it searches again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Generic, Hashable, TypeVar
 
 import numpy as np
 
 from ksolve.belief import BeliefState
 from ksolve.rules.base import FRESH
+from ksolve.search.entry import UNPROVEN, Entry
 from ksolve.search.shared import AFTER_MOVE, UNPROVEN_BYTE, WHITE, SharedResults, shared_key
+from ksolve.search.subsume import Subsumption
 
-UNPROVEN = 1 << 30
 KEEP_SHARE = 0.5
 """The share of a full table's entries kept when it sheds: those that cost most work."""
 
 TableKey = tuple[int, int, int]
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
-
-
-@dataclass(slots=True)
-class Entry:
-    """What the table knows of one belief: won with ``proven`` moves or more,
-    lost with ``disproven`` moves or fewer, and the winning attempt."""
-
-    proven: int = UNPROVEN
-    disproven: int = 0
-    move: int = -1
 
 
 def table_key(belief: BeliefState, tag: int = FRESH) -> TableKey:
@@ -124,8 +114,6 @@ class ResultTable:
         self.white: WorkCache[TableKey, Entry] = WorkCache(half)
         self.after_move: WorkCache[TableKey, bool] = WorkCache(half)
         """(belief after White's move, moves left) -> whether White wins after every reply."""
-        from ksolve.search.subsume import Subsumption
-
         self.subsumption = Subsumption(half)
         """Decided beliefs indexed for containment (``contained``)."""
         self.shared: SharedResults | None = None

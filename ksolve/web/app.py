@@ -3,7 +3,11 @@
 
 Every answer of the API is JSON; every error is ``{"error": "<one line>"}``
 (``errors.py``): 400 unreadable JSON, 404 no such job or problem, 413 body
-too large, 422 bad input (the loader's line), 429 no room for another job.
+too large, 422 bad input (the loader's line), 429 no room for another job, 503
+no process could start for it (both with Retry-After).
+Before any handler, ``security.Guard`` refuses a foreign Host (400), another
+site's request (403), a request without the token (401) and a body that is not
+JSON (415); ``client_limits.ClientLimits`` a client past its rate (429).
 
 >>> [route.path for route in create_app(None).routes if route.path.startswith("/api/jobs")]
 ['/api/jobs', '/api/jobs', '/api/jobs/{id}', '/api/jobs/{id}', '/api/jobs/{id}/events', '/api/jobs/{id}/report.html', '/api/jobs/{id}/certificate.json']
@@ -14,23 +18,27 @@ from __future__ import annotations
 import json
 import os
 from contextlib import asynccontextmanager
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, AsyncIterator
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ksolve.execution.jobs import REPORT, SOLVE, ProblemJob
+from ksolve.execution.options import DEFAULT_SECONDS
 from ksolve.web.checks import CheckPool
+from ksolve.web.client_limits import ClientLimits
 from ksolve.web.errors import EXCEPTION_HANDLERS, ApiError
-from ksolve.web.jobs import DONE, Job, JobManager, QueueFull
+from ksolve.web.jobs import DONE, Job, JobManager, JobsUnavailable, QueueFull
 from ksolve.web.problems_store import SUFFIX, ProblemStore
-from ksolve.web.requests import DEFAULT_TIMEOUT, BodyLimit, job_request, read_json, read_problem_text
-from ksolve.web.worker import JobSpec
+from ksolve.web.requests import BodyLimit, job_request, problem_field, read_json
+from ksolve.web.security import Access, Guard
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 256 * 1024
@@ -44,11 +52,14 @@ KEEPALIVE_SECONDS = 15.0
 
 
 def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1, max_queued: int = 8,
-               max_body: int = MAX_BODY, job_memory: int | None = None, check_memory: int = CHECK_MEMORY
-               ) -> Starlette:
+               max_body: int = MAX_BODY, job_memory: int | None = None, check_memory: int = CHECK_MEMORY,
+               access: Access = Access(), locked: bool = True) -> Starlette:
     """The app: jobs run ``max_running`` at once with ``max_queued`` waiting, each within
     ``job_memory`` bytes of belief (default: the library's budget shared among the running jobs);
-    ``problems_dir``: the folder of the Library page (None: no folder)."""
+    ``problems_dir``: the folder of the Library page (None: no folder); ``access``: the names
+    it answers to and its token (default: loopback, no token).  ``locked=False`` leaves out the
+    checks of ``security.py`` and ``client_limits.py``: for ``benchmarks/bench_web.py``'s
+    reference only."""
     import ksolve
     from ksolve.web import play, tryit
 
@@ -57,13 +68,13 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
     checks = CheckPool(min(CHECK_WORKERS, max_running), check_memory)
 
     def keep_verdict(job: Job) -> None:
-        if store is None or not job.name or job.state != DONE or job.spec.action != "verify" or not job.output:
+        if store is None or not job.name or job.state != DONE or job.action != "verify" or not job.output:
             return
-        verification, solution = job.output.result["verification"], job.output.result["solution"]
+        verification, solution = job.output.value["verification"], job.output.value["solution"]
         if verification is not None:
-            store.record_verdict(job.name, job.spec.problem, verification["verdict"], verification["line"])
+            store.record_verdict(job.name, job.work.problem, verification["verdict"], verification["line"])
         else:  # the solve was not decided in time
-            store.record_verdict(job.name, job.spec.problem, "unknown", f"not decided: {solution.get('reason', '')}")
+            store.record_verdict(job.name, job.work.problem, "unknown", f"not decided: {solution.get('reason', '')}")
 
     jobs = JobManager(max_running, max_queued, keep_verdict)
 
@@ -90,13 +101,14 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
         return JSONResponse({"version": ksolve.__version__, "rules": list(RULE_SET_NAMES),
                              "problems": store is not None,
                              "limits": {"max_running": max_running, "max_queued": max_queued, "max_body": max_body,
-                                        "timeout": DEFAULT_TIMEOUT, "job_memory": memory}})
+                                        "timeout": DEFAULT_SECONDS, "job_memory": memory}})
 
     async def check(request: Request) -> JSONResponse:
-        return JSONResponse(asdict(await checks.check(await read_problem_text(request))))
+        return JSONResponse(asdict(await checks.check(problem_field(await read_json(request)))))
 
     async def list_problems(_request: Request) -> JSONResponse:
-        return JSONResponse([asdict(problem) for problem in the_store().list()])
+        problems = await run_in_threadpool(the_store().list)  # reads every file: out of the event loop
+        return JSONResponse([asdict(problem) for problem in problems])
 
     async def get_problem(request: Request) -> JSONResponse:
         name = request.path_params["name"]
@@ -106,7 +118,7 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
         name = request.path_params["name"]
         target = the_store()
         target.path(name)  # a bad name before the work
-        text = await read_problem_text(request)
+        text = problem_field(await read_json(request))
         await checks.check(text)  # only a problem the loader takes is saved
         created = target.save(name, text)
         return JSONResponse({"name": name, "file": f"{name}{SUFFIX}", "created": created},
@@ -115,18 +127,21 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
     async def submit(request: Request) -> JSONResponse:
         wanted = job_request(await read_json(request))
         options = wanted.options
-        if options.max_memory is not None and options.max_memory > memory:
-            raise ApiError(422, f"options.max_memory: {options.max_memory:,} bytes is over the server's "
+        if options.memory is not None and options.memory > memory:
+            raise ApiError(422, f"options.max_memory: {options.memory:,} bytes is over the server's "
                                 f"{memory:,} per job")
         if wanted.name is not None:
             the_store().path(wanted.name)
         text = wanted.problem if wanted.problem is not None else the_store().read(wanted.name or "")
         source = f"{wanted.name}{SUFFIX}" if wanted.name else "<problem>"
-        spec = JobSpec(wanted.action, text, source, options, options.max_memory or memory)
+        work = ProblemJob(REPORT if wanted.action == "verify" else SOLVE, text, source,
+                          replace(options, memory=options.memory or memory), render=True)
         try:
-            job = jobs.submit(spec, wanted.name)
+            job = jobs.submit(wanted.action, work, wanted.name)
         except QueueFull as error:
             raise ApiError(429, str(error), {"Retry-After": "10"}) from None
+        except JobsUnavailable as error:
+            raise ApiError(503, str(error), {"Retry-After": "5"}) from None
         return JSONResponse(job.view(), status_code=202)
 
     async def list_jobs(_request: Request) -> JSONResponse:
@@ -185,7 +200,8 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
         Route("/play", play_page),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(BodyLimit, limit=max_body)],
+    locks = [Middleware(Guard, access=access), Middleware(ClientLimits)] if locked else []
+    app = Starlette(routes=routes, middleware=[*locks, Middleware(BodyLimit, limit=max_body)],
                     exception_handlers=EXCEPTION_HANDLERS, lifespan=lifespan)
     app.state.jobs, app.state.store, app.state.checks = jobs, store, checks
     return app

@@ -30,6 +30,33 @@ class ApiError(Exception):
         self.status, self.message, self.headers = status, message, headers
 
 
+WEB_SETTINGS = {"memory": "options.max_memory", "timeout": "options.timeout", "nodes": "options.max_nodes",
+                "moves": "options.moves", "tries": "options.tries", "search": "options.search",
+                "rules": "options.rules", "jobs": "jobs"}
+"""The option of a job's JSON that gives each run setting the library's errors speak of
+(``ksolve.errors.SETTINGS``; the command line's are ``cli_support.OPTIONS``)."""
+
+
+def web_message(error: InputError) -> str:
+    """The library's error in the web API's words: a setting it speaks of named by the
+    option of a job's JSON (``WEB_SETTINGS``).
+
+    >>> from ksolve.errors import SettingError
+    >>> web_message(SettingError("moves", "0 is not a number of moves from 1 to 60"))
+    'options.moves: 0 is not a number of moves from 1 to 60'
+    >>> web_message(InputError("<problem>: position.hidden: over the memory budget of 1.0 GB", "memory"))
+    '<problem>: position.hidden: over the memory budget of 1.0 GB (options.max_memory)'
+    """
+    from ksolve.errors import SettingError
+
+    setting = getattr(error, "setting", None)
+    if setting is None or setting not in WEB_SETTINGS:
+        return str(error)
+    if isinstance(error, SettingError):
+        return f"{WEB_SETTINGS[setting]}: {error.reason}"
+    return f"{error} ({WEB_SETTINGS[setting]})"
+
+
 def one_line(message: str) -> str:
     """``message`` on one line (whitespace runs across lines become one space)."""
     return " ".join(message.split()) if "\n" in message else message
@@ -45,7 +72,8 @@ async def api_error(_request: Request, error: Exception) -> JSONResponse:
 
 
 async def input_error(_request: Request, error: Exception) -> JSONResponse:
-    return error_response(422, str(error))
+    assert isinstance(error, InputError)
+    return error_response(422, web_message(error))
 
 
 async def http_error(_request: Request, error: Exception) -> JSONResponse:

@@ -1,15 +1,26 @@
 """The Play pages' API: Kriegspiel and Fog-of-War games kept by the server
 (``ksolve.play``), hot-seat or against the computer, watched by spectators.
 
+A game has two capabilities, both unguessable: its id, the players' (one
+device hot-seat, or the human against the computer), and its ``watch`` id,
+the spectators', which reads only what a spectator may see (no men and no
+moves before the end: the rule set, whose turn, the announcements both sides
+hear) and cannot move.  Neither id can be derived from the other.
+
+- ``GET /api/play/rules`` → ``{"default", "rules": [Rulebook]}``: the rule sets played, each with
+  what its referee says (``ksolve.play.rulebook``);
 - ``POST /api/play`` ``{"rules", "mode": "hotseat" | "computer", "side", "seed"}`` → 201
-  ``{"id", "state"}`` (``side``: the human's, against the computer);
-- ``GET /api/play/{id}?side=white|black`` → ``{"id", "state"}``: that side's board, log and
-  attempts (everything, the true moves included, once the game is over);
-- ``POST /api/play/{id}/attempt`` ``{"side", "move": "<uci>" | "any"}`` → ``{"answer", "state"}``
-  (against the computer, its reply is made before the answer);
+  ``{"id", "watch", "state"}`` (``side``: the human's, against the computer);
+- ``GET /api/play/{id}?side=white|black`` → ``{"id", "state"}``: that side's board, log (SAN),
+  attempts, last move and check as he knows them (everything, the true moves included, once
+  the game is over); without ``side``: the human's against the computer, the side to move
+  hot-seat;
+- ``POST /api/play/{id}/attempt`` ``{"side", "move": "<uci or SAN>" | "any"}`` →
+  ``{"answer", "state"}`` (against the computer, its reply is made before the answer);
 - ``GET /api/play/{id}/belief?side=`` → the belief tool: ``{"positions", "exact", "heat"}``;
-- ``GET /api/play/{id}/spectate`` → no men before the end, then the replay;
 - ``GET /api/play/{id}/pgn?view=white|black|full`` → the PGN (full after the end only);
+- ``GET /api/play/watch/{watch}`` → the spectator's state: no men before the end, then the replay;
+- ``GET /api/play/watch/{watch}/pgn`` → the full PGN, after the end only;
 - ``POST /api/play/replay`` ``{"pgn": "<a full game>"}`` → the replay of a saved game;
 - ``DELETE /api/play/{id}``.
 
@@ -25,10 +36,13 @@ there and comes back with the computer's move.
 >>> from starlette.testclient import TestClient
 >>> client = TestClient(Starlette(routes=routes))
 >>> started = client.post("/api/play", json={"rules": "berkeley", "mode": "hotseat"}).json()
->>> client.post(f"/api/play/{started['id']}/attempt", json={"side": "white", "move": "e2e4"}).json()["answer"]
+>>> client.post(f"/api/play/{started['id']}/attempt", json={"side": "white", "move": "e4"}).json()["answer"]
 {'kind': 'move', 'words': 'Silent'}
->>> client.get(f"/api/play/{started['id']}/spectate").json()["plies"]
-1
+>>> watched = client.get(f"/api/play/watch/{started['watch']}").json()
+>>> watched["plies"], watched["log"], "view" in watched
+(1, [{'number': '1.', 'text': 'White moved: Silent'}], False)
+>>> client.get(f"/api/play/{started['watch']}?side=white").status_code
+404
 """
 
 from __future__ import annotations
@@ -36,8 +50,6 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import OrderedDict
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +58,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Route
 
+from ksolve.execution.processes import ProcessLost, WorkerPool
 from ksolve.web.errors import ApiError, error_response
 from ksolve.web.requests import read_json
 
@@ -61,29 +74,47 @@ SIDES = {"white": chess.WHITE, "black": chess.BLACK}
 
 @dataclass
 class PlayedGame:
-    """One game on the server: the session, the computer (if any) and who plays what."""
+    """One game on the server: the session, the computer (if any), who plays what, and the
+    spectators' id."""
 
     game: Any
     mode: str
     computer: Any = None
+    watch: str = field(default_factory=lambda: new_id())
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def is_computer(self, side: chess.Color) -> bool:
         return self.computer is not None and self.computer.side == side
 
+    def default_side(self) -> chess.Color:
+        """The human's side against the computer; hot-seat, the side to move."""
+        if self.computer is not None:
+            return not self.computer.side
+        return self.game.to_move
+
+
+def new_id() -> str:
+    """A fresh capability: 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
 
 class Games:
-    """The games, by id: at most ``capacity``, least recently used dropped first."""
+    """The games, by the players' id (and by the spectators'): at most ``capacity``, least
+    recently used dropped first."""
 
     def __init__(self, capacity: int = MAX_GAMES) -> None:
         self.capacity = capacity
         self._games: OrderedDict[str, PlayedGame] = OrderedDict()
+        self._watched: dict[str, str] = {}
+        """Spectators' id -> players' id."""
 
     def add(self, played: PlayedGame) -> str:
-        game_id = secrets.token_hex(8)
+        game_id = new_id()
         self._games[game_id] = played
+        self._watched[played.watch] = game_id
         while len(self._games) > self.capacity:
-            self._games.popitem(last=False)
+            _, dropped = self._games.popitem(last=False)
+            self._watched.pop(dropped.watch, None)
         return game_id
 
     def get(self, game_id: str) -> PlayedGame:
@@ -94,43 +125,45 @@ class Games:
         self._games.move_to_end(game_id)
         return played
 
+    def watched(self, watch_id: str) -> PlayedGame:
+        """The game a spectators' id shows (404 as for an unknown game)."""
+        game_id = self._watched.get(watch_id)
+        if game_id is None:
+            raise ApiError(404, f"no game to watch with {watch_id!r} (it ended, or was dropped: at most "
+                                f"{self.capacity} are kept)")
+        return self.get(game_id)
+
     def remove(self, game_id: str) -> None:
-        self.get(game_id)
+        played = self.get(game_id)
         del self._games[game_id]
+        self._watched.pop(played.watch, None)
 
 
 GAMES = Games()
 
 
 class Thinkers:
-    """The worker processes where the computer thinks, started on first use;
-    at most ``MAX_WAITING`` tasks at once (beyond that a request gets 429)."""
+    """The worker processes where the computer thinks (``ksolve.execution.processes.WorkerPool``),
+    started on first use; at most ``MAX_WAITING`` tasks at once (beyond that a request gets 429)."""
 
     def __init__(self, processes: int = THINKERS) -> None:
         self.processes = processes
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool = WorkerPool(processes)
         self.in_flight = 0
 
     async def run(self, function, *args):
-        from ksolve.web.worker import SPAWN, become_worker
-
         if self.in_flight >= MAX_WAITING:
             raise ApiError(429, f"the computer has {self.in_flight} tasks waiting; try again", {"Retry-After": "1"})
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=SPAWN, initializer=become_worker)
         self.in_flight += 1
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
-        except BrokenProcessPool:
-            self._pool = None
+            return await self._pool.run(function, *args)
+        except ProcessLost:
             raise ApiError(503, "the computer's process died; try again", {"Retry-After": "1"}) from None
         finally:
             self.in_flight -= 1
 
     def shutdown(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._pool.shutdown()
 
 
 MAX_WAITING = 16
@@ -162,7 +195,8 @@ def side_name(side: chess.Color) -> str:
 
 
 def state(played: PlayedGame, side: chess.Color | None) -> dict[str, Any]:
-    """What ``side`` may know now (None: a spectator); everything once the game is over."""
+    """What ``side`` may know now (None: a spectator: the announcements both sides hear);
+    everything once the game is over."""
     game = played.game
     data: dict[str, Any] = {
         "rules": game.rules_name, "title": game.rules.title, "fog": bool(game.rules.fog), "mode": played.mode,
@@ -170,13 +204,18 @@ def state(played: PlayedGame, side: chess.Color | None) -> dict[str, Any]:
         "to_move": side_name(game.to_move), "number": game.number, "plies": len(game.turns),
         "over": game.over, "result": game.result, "termination": game.termination,
     }
-    if side is not None:
+    if side is None:
+        data["log"] = [{"number": e.number, "text": e.public} for e in game.log if e.public is not None]
+    else:
         mine = game.to_move == side and not game.over
+        sans = game.sans()
         data.update({
             "side": side_name(side), "your_turn": mine, "view": game.view(side).as_dict(),
             "log": [{"number": e.number, "text": e.text} for e in game.log_for(side)],
-            "moves": [turn.move if turn.white == side else "??" for turn in game.turns],
+            "moves": [san if turn.white == side else "??" for san, turn in zip(sans, game.turns)],
             "askable": game.askable() if mine else [], "can_ask": mine and game.can_ask(),
+            "last_move": list(game.last_squares(side)), "check": game.in_check(side),
+            "watch": played.watch,
         })
     if game.over:
         data["reveal"] = reveal(game)
@@ -184,9 +223,12 @@ def state(played: PlayedGame, side: chess.Color | None) -> dict[str, Any]:
 
 
 def reveal(game) -> dict[str, Any]:
-    """The whole game, after the end: every position's FEN, every move, the referee's log."""
-    return {"fens": game.board_fens(),
-            "moves": [turn.move for turn in game.turns],
+    """The whole game, after the end: the side that moved first, every position's FEN, every
+    move (SAN and UCI), the referee's log."""
+    return {"first": side_name(game.board_at(0).turn),
+            "fens": game.board_fens(),
+            "moves": game.sans(),
+            "uci": [turn.move for turn in game.turns],
             "log": [{"number": e.number, "text": e.text, "heard_by": [side_name(s) for s in e.heard_by]}
                     for e in game.log]}
 
@@ -221,6 +263,14 @@ def _answered(handler):
 
 # --- the routes ------------------------------------------------------------------------
 @_answered
+async def rule_sets(_request: Request) -> JSONResponse:
+    from ksolve.play.rulebook import rulebook
+    from ksolve.play.session import PLAYABLE
+
+    return JSONResponse({"default": "wild16", "rules": [rulebook(name).as_dict() for name in PLAYABLE]})
+
+
+@_answered
 async def start_game(request: Request) -> JSONResponse:
     import random
 
@@ -244,7 +294,7 @@ async def start_game(request: Request) -> JSONResponse:
     played = PlayedGame(game, mode, computer)
     game_id = GAMES.add(played)
     await computer_moves(played)
-    return JSONResponse({"id": game_id, "state": state(played, human if mode == "computer" else chess.WHITE)},
+    return JSONResponse({"id": game_id, "watch": played.watch, "state": state(played, played.default_side())},
                         status_code=201)
 
 
@@ -262,10 +312,11 @@ async def computer_moves(played: PlayedGame) -> None:
 async def get_game(request: Request) -> JSONResponse:
     game_id = request.path_params["id"]
     played = GAMES.get(game_id)
-    side = _side(request.query_params.get("side", "white"))
+    await computer_moves(played)
+    wanted = request.query_params.get("side")
+    side = played.default_side() if wanted is None else _side(wanted)
     if played.is_computer(side) and not played.game.over:
         raise ApiError(403, f"{side_name(side)} is the computer's side")
-    await computer_moves(played)
     return JSONResponse({"id": game_id, "state": state(played, side)})
 
 
@@ -278,7 +329,8 @@ async def attempt(request: Request) -> JSONResponse:
     side = _side(data.get("side"))
     move = data.get("move")
     if not isinstance(move, str):
-        raise ApiError(422, "move: missing (an attempt in UCI such as 'e2e4', or 'any')" if move is None
+        raise ApiError(422, "move: missing (an attempt in UCI such as 'e2e4' or SAN such as 'Nf3', or 'any')"
+                       if move is None
                        else f"move: must be a string, got {type(move).__name__}")
     if played.is_computer(side):
         raise ApiError(403, f"{side_name(side)} is the computer's side")
@@ -311,8 +363,20 @@ async def belief(request: Request) -> JSONResponse:
 
 @_answered
 async def spectate(request: Request) -> JSONResponse:
-    game_id = request.path_params["id"]
-    return JSONResponse({"id": game_id, **state(GAMES.get(game_id), None)})
+    watch_id = request.path_params["watch"]
+    return JSONResponse({"watch": watch_id, **state(GAMES.watched(watch_id), None)})
+
+
+@_answered
+async def spectator_pgn(request: Request) -> PlainTextResponse:
+    from ksolve.play.records import game_pgn
+
+    watch_id = request.path_params["watch"]
+    played = GAMES.watched(watch_id)
+    if not played.game.over:
+        raise ApiError(403, "the game is shown to spectators after the end")
+    return PlainTextResponse(game_pgn(played.game), headers={
+        "Content-Disposition": f'attachment; filename="ksolve-{watch_id}.pgn"'})
 
 
 @_answered
@@ -364,12 +428,14 @@ def shutdown() -> None:
 
 routes = [
     Route("/api/play", start_game, methods=["POST"]),
+    Route("/api/play/rules", rule_sets, methods=["GET"]),
     Route("/api/play/replay", replay_record, methods=["POST"]),
+    Route("/api/play/watch/{watch}", spectate, methods=["GET"]),
+    Route("/api/play/watch/{watch}/pgn", spectator_pgn, methods=["GET"]),
     Route("/api/play/{id}", get_game, methods=["GET"]),
     Route("/api/play/{id}", end_game, methods=["DELETE"]),
     Route("/api/play/{id}/attempt", attempt, methods=["POST"]),
     Route("/api/play/{id}/belief", belief, methods=["GET"]),
-    Route("/api/play/{id}/spectate", spectate, methods=["GET"]),
     Route("/api/play/{id}/pgn", pgn, methods=["GET"]),
 ]
 """The Play routes, for ``create_app`` to mount."""

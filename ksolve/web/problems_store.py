@@ -2,7 +2,8 @@
 their last verdicts, read and saved.  A name is lower-case letters, digits,
 ``.``, ``_`` and ``-``, beginning with a letter or digit (at most 64); nothing
 is read or written outside the folder (no ``..``, no absolute path, no
-symbolic link leading out).  The verdicts live in a small cache file, each
+symbolic link leading out), and a save that would take the folder past
+``MAX_PROBLEMS`` files or ``MAX_FOLDER_BYTES`` is refused (413).  The verdicts live in a small cache file, each
 with the hash of the text it was found for, so that an edited problem shows
 none until it is verified again.
 
@@ -36,6 +37,10 @@ from ksolve.web.errors import ApiError
 
 NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 SUFFIX = ".toml"
+MAX_PROBLEMS = 2000
+"""Problem files a save may bring the folder to (listing 1,000 takes about half a second)."""
+MAX_FOLDER_BYTES = 32 << 20
+"""Bytes of problem files a save may bring the folder to (a problem is one or two kilobytes)."""
 VERDICTS = ".ksolve-verdicts.json"
 """The cache of verdicts, in the folder (a dot file: never listed, never a problem name)."""
 
@@ -93,6 +98,7 @@ class ProblemStore:
         """Write ``text`` as the problem ``name`` (whole or not at all); True if it is new."""
         path = self.path(name)
         created = not path.exists()
+        self._make_room(path, len(text.encode("utf-8")))
         handle, temporary = tempfile.mkstemp(prefix=".saving-", suffix=SUFFIX, dir=self.folder)
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as out:
@@ -102,6 +108,18 @@ class ProblemStore:
             Path(temporary).unlink(missing_ok=True)
             raise ApiError(422, f"{name}: cannot write: {error.strerror}") from None
         return created
+
+    def _make_room(self, path: Path, size: int) -> None:
+        """413 unless ``size`` bytes as ``path`` keep the folder within its limits."""
+        others = [(other, other.stat().st_size) for other in self.folder.glob(f"*{SUFFIX}")
+                  if other.name != path.name and other.is_file()]
+        if len(others) + 1 > MAX_PROBLEMS:
+            raise ApiError(413, f"the problems folder holds {len(others):,} problem files: at most {MAX_PROBLEMS:,} "
+                                "are saved from the workbench")
+        total = sum(size for _, size in others) + size
+        if total > MAX_FOLDER_BYTES:
+            raise ApiError(413, f"the problems folder would hold {total:,} bytes of problem files: at most "
+                                f"{MAX_FOLDER_BYTES:,} are saved from the workbench")
 
     def record_verdict(self, name: str, text: str, verdict: str, line: str) -> None:
         """Keep ``verdict``, found for ``text``: listed while the file holds that very text."""
@@ -149,9 +167,19 @@ def _digest(text: str) -> str:
 
 
 def _display_fields(text: str) -> dict[str, str]:
-    """The title, stipulation and rules as written (for the list only: the loader checks problems)."""
+    """The title, stipulation and rules as written (for the list only: the loader checks problems);
+    a variant problem without ``rules`` is played under the variants' default rule set.
+
+    >>> _display_fields('stipulation = "#2"\\nvariant = {name = "one-eye", bishop = "c8"}\\n')["rules"]
+    'berkeley'
+    """
+    from ksolve.rules.variants import DEFAULT_RULES
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return {}
-    return {key: data[key] for key in ("title", "stipulation", "rules") if isinstance(data.get(key), str)}
+    fields = {key: data[key] for key in ("title", "stipulation", "rules") if isinstance(data.get(key), str)}
+    if "variant" in data and "rules" not in data:
+        fields["rules"] = DEFAULT_RULES
+    return fields

@@ -1,5 +1,6 @@
-"""Reading request bodies: the size limit, JSON, the problem text and a job's
-action and options, each bad part answered by ``ApiError`` with one line.
+"""Reading request bodies (JSON only, as ``security.Guard`` lets through): the
+size limit, JSON, the problem text and a job's action and options, each bad
+part answered by ``ApiError`` with one line.
 
 >>> job_request({"problem": "stipulation = '#1'", "action": "verify", "options": {"tries": 3}}).options.tries
 3
@@ -16,21 +17,20 @@ ksolve.web.errors.ApiError: options.timout: unknown option (known: at_most, dual
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ksolve.web.errors import ApiError, error_response
+from ksolve.errors import InputError
+from ksolve.execution.options import DEFAULT_SECONDS, RunOptions
+from ksolve.web.errors import ApiError, error_response, web_message
 
 ACTIONS = ("solve", "verify")
 """What a job does: ``ksolve solve``, or solve and verify as ``ksolve report`` does."""
-DEFAULT_TIMEOUT = 600.0
-"""A job's search time limit in seconds unless its options say otherwise (the CLI's default)."""
 MAX_TIMEOUT = 3600.0
-MAX_MOVES = 60
-"""The most moves a stipulation may ask for (the loader's limit, as ``ksolve solve --moves`` repeats it)."""
+"""The longest search a job may ask for, in seconds."""
 
 
 class BodyTooLarge(ApiError):
@@ -77,17 +77,6 @@ async def read_json(request: Request) -> dict[str, Any]:
     return data
 
 
-async def read_problem_text(request: Request) -> str:
-    """A problem's TOML: ``{"problem": "<TOML>"}`` (JSON), or the TOML itself as the body."""
-    if request.headers.get("content-type", "").startswith("application/json"):
-        return problem_field(await read_json(request))
-    body = await request.body()
-    try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ApiError(422, f"body: byte {error.start} is not UTF-8 (send the TOML as UTF-8)") from None
-
-
 def problem_field(data: dict[str, Any]) -> str:
     text = data.get("problem")
     if not isinstance(text, str):
@@ -96,23 +85,9 @@ def problem_field(data: dict[str, Any]) -> str:
     return text
 
 
-@dataclass(frozen=True)
-class JobOptions:
-    """A job's options, as the CLI's options of ``solve`` / ``verify`` / ``report`` name them."""
-
-    timeout: float = DEFAULT_TIMEOUT
-    """Seconds of search, each of solve and verify (status unknown past them)."""
-    max_nodes: int | None = None
-    moves: int | None = None
-    """Mate in N (default: the stipulation)."""
-    rules: str | None = None
-    """Another rule set than the problem's."""
-    at_most: bool = False
-    search: str = "pn"
-    tries: int | None = None
-    duals: bool = True
-    max_memory: int | None = None
-    """The belief's memory budget in bytes (``"4G"`` in the request); at most the server's per job."""
+WEB_OPTIONS = {"timeout": "seconds", "max_nodes": "nodes", "max_memory": "memory", "moves": "moves",
+               "rules": "rules", "at_most": "at_most", "search": "search", "tries": "tries", "duals": "duals"}
+"""Each option of a job's JSON and the ``RunOptions`` field it gives (as the CLI's options name them)."""
 
 
 @dataclass(frozen=True)
@@ -122,7 +97,7 @@ class JobRequest:
     """The TOML, or None to read the stored problem ``name``."""
     name: str | None = None
     """The problem's name in ``--problems DIR``: its verdict is kept for the Library page."""
-    options: JobOptions = field(default_factory=JobOptions)
+    options: RunOptions = field(default_factory=lambda: RunOptions(seconds=DEFAULT_SECONDS))
 
 
 def job_request(data: dict[str, Any]) -> JobRequest:
@@ -141,19 +116,24 @@ def job_request(data: dict[str, Any]) -> JobRequest:
     return JobRequest(action, problem, name, job_options({} if options is None else options))
 
 
-def job_options(data: Any) -> JobOptions:
+def job_options(data: Any) -> RunOptions:
+    """A job's options read from JSON (each value's type checked here, its range by
+    ``RunOptions``, whose error names the option as the request did: ``web_message``)."""
     if not isinstance(data, dict):
         raise ApiError(422, f"options: must be an object, got {type(data).__name__}")
-    known = sorted(option.name for option in fields(JobOptions))
+    known = sorted(WEB_OPTIONS)
     for name in data:
         if name not in known:
             raise ApiError(422, f"options.{name}: unknown option (known: {', '.join(known)})")
-    values = {name: _option(name, value) for name, value in data.items() if value is not None}
-    return JobOptions(**values)
+    values = {WEB_OPTIONS[name]: _option(name, value) for name, value in data.items() if value is not None}
+    try:
+        return RunOptions(**{"seconds": DEFAULT_SECONDS, **values})
+    except InputError as error:
+        raise ApiError(422, web_message(error)) from None
 
 
 def _option(name: str, value: Any) -> Any:
-    """One option's value checked (as the CLI's click types check them)."""
+    """One option's value of the JSON type it must have (the timeout also within the server's maximum)."""
     def fail(reason: str) -> ApiError:
         return ApiError(422, f"options.{name}: {reason}, got {value!r}")
 
@@ -163,21 +143,16 @@ def _option(name: str, value: Any) -> Any:
             raise fail(f"must be seconds, more than 0 and at most {MAX_TIMEOUT:g}")
         return float(value)
     if name in ("max_nodes", "moves", "tries"):
-        low, high = {"max_nodes": (1, None), "moves": (1, MAX_MOVES), "tries": (0, None)}[name]
-        if not isinstance(value, int) or isinstance(value, bool) or value < low or (high and value > high):
-            raise fail(f"must be a whole number from {low}{f' to {high}' if high else ''}")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise fail("must be a whole number")
         return value
     if name in ("at_most", "duals"):
         if not isinstance(value, bool):
             raise fail("must be true or false")
         return value
-    if name == "search":
-        if value not in ("pn", "dfs"):
-            raise fail("must be 'pn' or 'dfs'")
-        return value
-    if name == "rules":
+    if name in ("search", "rules"):
         if not isinstance(value, str):
-            raise fail("must be a rule set's name")
+            raise fail("must be a name")
         return value
     from ksolve.resources import parse_memory  # max_memory
 

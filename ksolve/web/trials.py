@@ -7,7 +7,7 @@ problem check took 45 ms at the median and up to 0.3 s; 3 ms and 10 ms with
 the trial in its own process: ``benchmarks/bench_tryit.py``).
 So the trials live in ``TRIAL_PROCESSES`` spawned processes (started when a
 trial first needs one, ending with the server, as the jobs' and the checks'
-workers do: ``worker.become_worker``), each trial pinned to the process that
+workers do: ``ksolve.execution.processes``), each trial pinned to the process that
 made it.  A process answers its requests one at a time over a pipe; the
 server waits for the answer in a thread blocked on the pipe, which holds no
 lock the event loop needs.
@@ -29,23 +29,25 @@ raise ``TrialLost``, and the next new trial starts a new process.
 
 from __future__ import annotations
 
+import functools
 import secrets
 import threading
-import traceback
 from collections import OrderedDict
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ksolve.errors import InputError
-from ksolve.web.worker import SPAWN, become_worker
+from ksolve.execution.processes import Answer, ProcessLost, ProcessUnavailable, RequestServer, serve_requests
+
+if TYPE_CHECKING:
+    from ksolve.execution.processes import Connection
 
 MAX_TRIALS = 32
 """Trials kept at once (a trial holds its search table: about 30 MB after a long game of
 Rotenberg 1976); starting one more drops the least recently used."""
-TRIAL_MEMORY = 256 << 20
-"""The belief's memory budget of a trial (about 620,000 positions), as a problem check's."""
+TRIAL_MEMORY = 1 << 30
+"""The memory budget of a trial's belief and search tables: its process's resident size, the
+kernels included (the belief's share: about 2.4 million positions)."""
 TRIAL_PROCESSES = 2
 """Processes holding the trials: two people's steps search at once (each process answers one
 request at a time); the second starts only when a second trial is made."""
@@ -62,9 +64,6 @@ ANSWER_WITHIN = 120.0
 Request = tuple[str, str, Any]
 """``(operation, trial id, argument)``: ``("create", id, "<TOML>")``, ``("view", id, None)``,
 ``("attempt", id, "<uci>" | "any")``."""
-Answer = tuple[str, Any]
-"""``("ok", <JSON-ready dict>)``, ``("input", "<one line>")`` (bad input), ``("missing", None)``
-(no such trial in the process) or ``("bug", "<type>: <message>")``."""
 
 
 class NoSuchTrial(Exception):
@@ -130,44 +129,38 @@ class TrialStore(Generic[V]):
         return len(self._values)
 
 
-class TrialProcess:
-    """One process holding trials.  ``call`` sends a request and waits for its answer, one
-    request at a time; each process started is a new ``generation``, and a request that
-    names an older one (its trials died with their process) raises ``TrialLost``."""
+class TrialHost:
+    """One process holding trials (``ksolve.execution.processes.RequestServer``).  ``call``
+    sends a request and waits for its answer, one request at a time, with the trials to
+    drop; a request that names an older ``generation`` (its trials died with their
+    process) raises ``TrialLost``."""
 
     def __init__(self, name: str) -> None:
-        self.name = name
-        self.generation = 0
-        self.process: BaseProcess | None = None
-        self.ended = "was not started"
-        """How the last process ended (for the lost trials' line)."""
-        self._conn: Connection | None = None
-        self._lock = threading.Lock()
+        self.server = RequestServer(name, serve_trials, ANSWER_WITHIN)
         self._drops: list[str] = []
         self._drops_lock = threading.Lock()
+
+    @property
+    def generation(self) -> int:
+        return self.server.generation
+
+    @property
+    def ended(self) -> str:
+        """How the last process ended (for the lost trials' line)."""
+        return self.server.ended
 
     def call(self, generation: int | None, request: Request) -> tuple[Answer, int]:
         """Send ``request`` to the process of ``generation`` (None: the live one, started if
         need be) and wait for its answer; the answer and the generation that gave it.  Blocks:
         call it in a thread."""
-        with self._lock:
-            if generation is None:
-                if not self._alive():
-                    self._start()
-            elif generation != self.generation or not self._alive():
-                raise TrialLost(self.ended)
-            assert self._conn is not None
-            with self._drops_lock:
-                drops, self._drops = self._drops, []
-            try:
-                self._conn.send((*request, drops))
-                if not self._conn.poll(ANSWER_WITHIN):
-                    self._stop(f"was stopped: no answer within {ANSWER_WITHIN:g} s")
-                    raise TrialLost(self.ended)
-                return self._conn.recv(), self.generation
-            except (EOFError, OSError):  # the pipe ended: the process is ending (or was stopped)
-                self._reap()
-                raise TrialLost(self.ended) from None
+        with self._drops_lock:
+            drops, self._drops = self._drops, []
+        try:
+            return self.server.call(generation, (*request, drops))
+        except ProcessUnavailable as error:
+            raise TrialsUnavailable(f"cannot start the Try-it process: {error}") from None
+        except ProcessLost as lost:
+            raise TrialLost(str(lost)) from None
 
     def drop(self, generation: int, trial_ids: list[str]) -> None:
         """Tell the process of ``generation`` to forget ``trial_ids`` (with its next request)."""
@@ -175,73 +168,21 @@ class TrialProcess:
             if generation == self.generation:
                 self._drops.extend(trial_ids)
 
+    def pid(self) -> int | None:
+        return self.server.pid()
+
     def shutdown(self) -> None:
         """Stop the process (it loses its trials); the next ``call`` starts a new one."""
         with self._drops_lock:
             self._drops = []
-        if self.process is not None:
-            self._stop("was stopped with the server")
-
-    # --- under the lock ---------------------------------------------------------------------
-    def _alive(self) -> bool:
-        """Whether the process runs; if it ended, why (``ended``) and its pipe closed."""
-        if self.process is None:
-            return False
-        if self.process.is_alive():
-            return True
-        self.process.join()
-        code = self.process.exitcode
-        self.ended = (f"was killed (signal {-code})" if code is not None and code < 0
-                      else f"ended (exit code {code})")
-        self._forget()
-        return False
-
-    def _reap(self) -> None:
-        """Wait for a process whose pipe ended, and say how it ended."""
-        if self.process is None:  # stopped meanwhile (``shutdown``)
-            return
-        self.process.join(5)
-        if not self._alive():
-            return
-        self._stop("closed its pipe")
-
-    def _start(self) -> None:
-        receiver, sender = SPAWN.Pipe()
-        process = SPAWN.Process(target=serve_trials, args=(sender,), daemon=True,
-                                name=f"ksolve-{self.name}")
-        try:
-            process.start()
-        except OSError as error:
-            receiver.close()
-            raise TrialsUnavailable(f"cannot start the Try-it process: {error}") from None
-        finally:
-            sender.close()  # the process holds the only other end: its death ends the pipe
-        self.process, self._conn = process, receiver
-        self.generation += 1
-        with self._drops_lock:
-            self._drops = []
-
-    def _stop(self, why: str) -> None:
-        assert self.process is not None
-        self.process.terminate()
-        self.process.join(5)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join()
-        self.ended = why
-        self._forget()
-
-    def _forget(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-        self.process, self._conn = None, None
+        self.server.shutdown("was stopped with the server")
 
 
 @dataclass(frozen=True)
 class _Pinned:
     """Where a trial lives."""
 
-    process: TrialProcess
+    process: TrialHost
     generation: int
 
 
@@ -256,7 +197,7 @@ class TrialPool:
     the server's stderr)."""
 
     def __init__(self, processes: int = TRIAL_PROCESSES, capacity: int = MAX_TRIALS) -> None:
-        self.processes = [TrialProcess(f"trials-{number}") for number in range(processes)]
+        self.processes = [TrialHost(f"trials-{number}") for number in range(processes)]
         self.store: TrialStore[_Pinned] = TrialStore(capacity)
 
     def start(self, problem: str) -> tuple[str, dict[str, Any]]:
@@ -293,9 +234,7 @@ class TrialPool:
 
     def pid(self, trial_id: str) -> int | None:
         """The process id holding ``trial_id`` (None once it died)."""
-        pinned = self.find(trial_id)
-        process = pinned.process.process
-        return process.pid if process is not None else None
+        return self.find(trial_id).process.pid()
 
     def shutdown(self) -> None:
         """Stop the processes and forget the trials (the server is stopping)."""
@@ -317,7 +256,7 @@ class TrialPool:
     def _lost(self, trial_id: str, pinned: _Pinned) -> TrialLost:
         return TrialLost(f"trial {trial_id!r} is lost: its process {pinned.process.ended}; start a new trial")
 
-    def _least_loaded(self) -> TrialProcess:
+    def _least_loaded(self) -> TrialHost:
         held = {id(process): 0 for process in self.processes}
         for pinned in self.store.values():
             if pinned.generation == pinned.process.generation:
@@ -330,41 +269,24 @@ class TrialPool:
 
 def _result(answer: Answer, trial_id: str) -> dict[str, Any]:
     kind, value = answer
-    if kind == "ok":
+    if kind == "ok" and value is not None:
         return value
+    if kind == "ok":
+        raise NoSuchTrial(f"no trial {trial_id!r} (it ended, or was dropped; start a new one)")
     if kind == "input":
         raise InputError(value)
-    if kind == "missing":
-        raise NoSuchTrial(f"no trial {trial_id!r} (it ended, or was dropped; start a new one)")
     raise RuntimeError(f"the Try-it process failed: {value}")
 
 
 # --- in the trials' process ------------------------------------------------------------------
-def serve_trials(conn: Connection) -> None:
-    """A trials process's whole life: answer each request on ``conn`` until the server closes it.
-    A request that fails gets its answer (the one line of bad input, or the bug's) and the
-    process goes on."""
-    become_worker(TRIAL_NICENESS)
-    trials: dict[str, Any] = {}
-    while True:
-        try:
-            request = conn.recv()
-        except (EOFError, OSError):  # the server closed the pipe, or ended
-            return
-        try:
-            answer = _serve(trials, request)
-        except InputError as error:
-            answer = ("input", str(error))
-        except Exception as error:  # a bug: the traceback goes to the server's stderr, the page gets one line
-            traceback.print_exc()
-            answer = ("bug", f"{type(error).__name__}: {error}")
-        try:
-            conn.send(answer)
-        except (EOFError, OSError):
-            return
+def serve_trials(connection: "Connection") -> None:
+    """A trials process's whole life: answer each request until the server closes the pipe
+    (``serve_requests``: a request that fails gets its one line and the process goes on)."""
+    serve_requests(connection, functools.partial(_serve, {}), TRIAL_NICENESS)
 
 
-def _serve(trials: dict[str, Any], request: tuple[str, str, Any, list[str]]) -> Answer:
+def _serve(trials: dict[str, Any], request: tuple[str, str, Any, list[str]]) -> dict[str, Any] | None:
+    """The answer to one request (None: no such trial in this process)."""
     import ksolve
 
     operation, trial_id, argument, drops = request
@@ -374,12 +296,12 @@ def _serve(trials: dict[str, Any], request: tuple[str, str, Any, list[str]]) -> 
         problem = ksolve.load_problem_text(argument, resources=ksolve.Resources(TRIAL_MEMORY))
         trial = ksolve.Trial(problem)
         trials[trial_id] = trial
-        return "ok", trial.view().as_dict()
+        return trial.view().as_dict()
     trial = trials.get(trial_id)
     if trial is None:
-        return "missing", None
+        return None
     if operation == "view":
-        return "ok", trial.view().as_dict()
+        return trial.view().as_dict()
     if operation == "attempt":
-        return "ok", {**trial.attempt(argument).as_dict(), "view": trial.view().as_dict()}
+        return {**trial.attempt(argument).as_dict(), "view": trial.view().as_dict()}
     raise ValueError(f"unknown request {operation!r}")

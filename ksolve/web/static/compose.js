@@ -455,7 +455,9 @@ export function initCompose() {
       return;
     }
     try {
-      await api('PUT', `/api/problems/${encodeURIComponent(name)}`, { problem: tomlArea.value });
+      const text = tomlArea.value;
+      await api('PUT', `/api/problems/${encodeURIComponent(name)}`, { problem: text });
+      workbench.source = { name, text }; // a Verify of this very text keeps its verdict in the Library
       status.textContent = `Saved as ${name}.toml in the server's problems folder.`;
       status.className = 'status small good';
     } catch (error) {

@@ -1,4 +1,5 @@
-// Library: the problems in the server's --problems folder with their verdicts; open one in Compose;
+// Library: the problems in the server's --problems folder with their verdicts (listed afresh each
+// time the page is shown, so a verification run from Verify shows here); open one in Compose;
 // verify them all, one job after another, with progress.
 import { api, el, followJob, showTab, workbench } from './common.js';
 
@@ -10,6 +11,7 @@ export function initLibrary() {
   let problems = [];
   let stopping = false;
   let running = null; // the job id being run by "Verify all"
+  let verifying = false; // "Verify all" is going through the list
 
   function status(text, kind = '') {
     $('library-status').textContent = text;
@@ -84,6 +86,7 @@ export function initLibrary() {
   async function verifyAll() {
     if (!problems.length) await refresh();
     stopping = false;
+    verifying = true;
     $('verify-all').disabled = true;
     $('verify-all-stop').disabled = false;
     const progress = $('library-progress');
@@ -121,6 +124,7 @@ export function initLibrary() {
     const summary = Object.entries(tally).map(([verdict, n]) => `${n} ${verdict}`).join(', ');
     status(`${stopping ? 'Stopped' : 'Done'}: ${done} of ${problems.length} verified${summary ? ` (${summary})` : ''}.`, '');
     progress.hidden = true;
+    verifying = false;
     $('verify-all').disabled = false;
     $('verify-all-stop').disabled = true;
   }
@@ -137,7 +141,7 @@ export function initLibrary() {
     }
   });
 
-  return first => {
-    if (first) refresh();
+  return () => {
+    if (!verifying) refresh(); // the server keeps the verdicts of the stored problems verified meanwhile
   };
 }

@@ -1,6 +1,9 @@
 // Try it: the user plays White against the worst-case referee (/api/try). The board shows White's
-// own men only; each attempt gets the referee's words, and the page says when the move throws the
+// own men only, the squares each hidden unit may stand on dotted (a legend names the units); each
+// attempt, dragged or typed, gets the referee's words, and the page says when the move throws the
 // forced mate away. At the end the fog lifts: one consistent position and the game's replay.
+// chessground is told after every answer that White is to move (turnColor), or it would refuse
+// to lift White's men after its own flip of the turn on a drag.
 import { Chessground, Chess, makeFen, makeSquare, parseFen, parseSan } from './vendor/chessground.js';
 import { api, el, plural, workbench } from './common.js';
 
@@ -23,6 +26,8 @@ export function initTry() {
     drawable: { enabled: false },
     animation: { enabled: true, duration: 150 },
   });
+  const legend = el('ul', { class: 'legend', id: 'try-legend', 'aria-label': 'What the dots on the board mean' });
+  $('try-board').closest('.board-box').after(legend);
   const revealBoard = Chessground($('reveal-board'), {
     fen: '8/8/8/8/8/8/8/8', viewOnly: true, coordinates: true, animation: { enabled: true, duration: 200 },
   });
@@ -39,7 +44,7 @@ export function initTry() {
     $('try-stop').disabled = busy || !playing;
     for (const id of ['try-send', 'try-move', 'try-any']) $(id).disabled = busy || !playing;
     $('try-any').hidden = !(session && session.view && session.view.can_ask);
-    board.set({ movable: { color: playing && !busy ? 'white' : undefined } });
+    board.set({ turnColor: 'white', movable: { color: playing && !busy ? 'white' : undefined } });
   }
 
   /** White's men, and the black men he is sure of when asked for (`known`). */
@@ -52,8 +57,10 @@ export function initTry() {
     view.hidden.forEach((unit, index) => {
       for (const square of unit.squares || []) if (!dots.has(square)) dots.set(square, `dot u${index % 6}`);
     });
-    board.set({ fen: boardFen(view), lastMove, highlight: { custom: dots } });
+    board.set({ fen: boardFen(view), lastMove, turnColor: 'white', highlight: { custom: dots } });
     const hidden = view.hidden.map(unit => `${unit.name}: ${plural((unit.squares || []).length, 'square')}`);
+    legend.replaceChildren(...view.hidden.map((unit, index) => el('li', {},
+      el('span', { class: `swatch u${index % 6}` }), `${unit.name}: may stand on the dotted squares (${plural((unit.squares || []).length, 'square')})`)));
     const facts = [
       ['Move', view.over ? '—' : String(view.move_number)],
       ['Moves left', String(view.moves_left)],
@@ -127,7 +134,7 @@ export function initTry() {
       $('try-move').value = '';
     } catch (error) {
       busy = false;
-      board.set({ fen: boardFen(session.view) }); // the man goes back
+      board.set({ fen: boardFen(session.view), turnColor: 'white' }); // the man goes back
       $('try-answer').replaceChildren(el('p', { class: 'answer-line bad' }, error.message));
       controls();
     }
@@ -138,7 +145,10 @@ export function initTry() {
     const parts = [el('p', { class: 'answer-line' },
       el('span', { class: 'label' }, 'Referee: '), el('strong', { class: 'words' }, answer.answer || ''),
       answer.san ? ` (you played ${answer.san})` : '')];
-    if (answer.reply) parts.push(el('p', { class: 'answer-line' }, el('span', { class: 'label' }, 'Then Black: '), answer.reply));
+    if (answer.reply) {
+      parts.push(el('p', { class: 'answer-line reply' }, el('span', { class: 'label' }, 'Then Black: '),
+        el('strong', { class: 'reply-words' }, answer.reply)));
+    }
     if (answer.mate_kept === false && before === false) {
       parts.push(el('p', { class: 'answer-line' }, 'The forced mate was already lost.'));
     } else if (answer.mate_kept === false) {

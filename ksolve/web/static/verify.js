@@ -54,7 +54,29 @@ export function dualText(dual) {
   return `${after}${number}.${dual.played ?? '?'} (also ${also}${speed})`;
 }
 
-/** "Verifying (solve): depth 6, 1,136 nodes, 1.4 s" from a progress event. */
+/** A job's progress over its phases (belief, solve, verify), each of which counts its nodes and
+ * seconds from zero: `add(progress)` gives the totals so far, which never go back. */
+export class ProgressTally {
+  constructor() {
+    this.phase = null;
+    this.last = { nodes: 0, seconds: 0 };
+    this.before = { nodes: 0, seconds: 0 }; // the phases done
+  }
+
+  add(progress) {
+    if (progress.phase !== this.phase) {
+      if (this.phase !== null) {
+        this.before = { nodes: this.before.nodes + this.last.nodes,
+          seconds: this.phase === 'belief' ? this.last.seconds : this.before.seconds + this.last.seconds };
+      }
+      this.phase = progress.phase;
+    }
+    this.last = { nodes: Number(progress.nodes) || 0, seconds: Number(progress.seconds) || 0 };
+    return { ...progress, nodes: this.before.nodes + this.last.nodes, seconds: this.before.seconds + this.last.seconds };
+  }
+}
+
+/** "Verifying (solve): depth 6, 1,136 nodes, 1.4 s" from a progress event (totals: `ProgressTally`). */
 export function progressText(action, progress) {
   const doing = action === 'solve' ? 'Solving' : 'Verifying';
   const phase = progress.phase && progress.phase !== action ? ` (${progress.phase})` : '';
@@ -102,7 +124,8 @@ export function initVerify() {
       if (workbench.source && workbench.source.text === toml) body.name = workbench.source.name; // the Library keeps the verdict
       const { id } = await api('POST', '/api/jobs', body);
       job = { id, action, toml };
-      const done = await followJob(id, progress => status(progressText(action, progress), 'pending'));
+      const tally = new ProgressTally();
+      const done = await followJob(id, progress => status(progressText(action, tally.add(progress)), 'pending'));
       show(done);
     } catch (error) {
       status(error.message, 'bad');

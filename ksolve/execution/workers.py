@@ -13,8 +13,15 @@ a single key: a worker reads the strategy back into questions, one a White
 turn (on a fresh prover, begun while the key is still being decided when a
 worker is idle), and the workers then share their attempts.
 
-Workers send their progress (nodes, depth) at most once a second; Ctrl-C
-reaches only the parent, which stops them.
+Workers send their progress (nodes, depth) at most once a second, and say
+when they compile kernels; Ctrl-C reaches only the parent, which stops them.
+The parent holds the time limit: a worker stops itself at the limit between
+two search nodes, but one node over a large belief is a kernel call that can
+last long past it, so the parent stops the workers ``GRACE`` seconds past the
+limit, and says the progress meanwhile once a second (``HEARTBEAT``).  That
+is why a search over a belief of more than ``WATCHED_POSITIONS`` positions
+runs in a worker process even with one job (``watched``).  A worker that dies
+(out of memory, killed) ends the search as a limit does, with its reason.
 
 >>> from ksolve.analysis import Analysis
 >>> from ksolve.board import move_from_uci
@@ -29,20 +36,17 @@ reaches only the parent, which stops them.
 
 from __future__ import annotations
 
-import multiprocessing
-import signal
-import sys
-import threading
-import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
+from multiprocessing.context import BaseContext
 from typing import TYPE_CHECKING, Any
 
-from ksolve.compilation import work_clock
+from ksolve.compilation import heard_compilation, listen_to_compilation, work_clock
 from ksolve.errors import InputError
 from ksolve.search.prover import ASK
 from ksolve.search.run import Limits, Progress, SearchAborted, Stats
-from ksolve.search.shared import SharedBlock
+from ksolve.execution.processes import become_worker, start_context, start_worker
+from ksolve.execution.shared_block import SharedBlock
 
 if TYPE_CHECKING:
     from ksolve.analysis import Analysis
@@ -52,23 +56,44 @@ RACE_EPSILONS = (0.25, 0.5, 0.125, 0.75)
 """The 1 + epsilon share of each worker racing on one proof (``Workers.prove``)."""
 
 
-def start_context() -> multiprocessing.context.BaseContext:
-    """How workers start: forked where that is safe (Linux, and this process
-    runs one thread: ksolve's kernels start none), so that they begin with
-    the parent's modules and kernels loaded instead of importing them again
-    (about half a second a worker); spawned otherwise, as from the
-    workbench's job processes, which run a watching thread (a forked copy of
-    a threaded process may inherit a lock some other thread held).
-
-    >>> start_context().get_start_method() in ("fork", "spawn")
-    True
-    """
-    if sys.platform.startswith("linux") and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
-
 PROGRESS_EVERY = 1.0
 """Seconds between two progress messages of a worker."""
+HEARTBEAT = 1.0
+"""Seconds between two progress reports of the parent while no worker reports."""
+GRACE = 0.5
+"""Seconds past the time limit after which the parent stops workers that have not stopped themselves
+(a worker between two nodes stops at the limit itself, and says how far it got)."""
+WATCHED_POSITIONS = 50_000
+"""Beliefs larger than this are searched in a worker process even with one job
+(``watched``): one step over them (a kernel call over every position: an
+attempt's children and Black's replies to each) takes about a second from here."""
+DIED = "a worker process died (out of memory, or killed)"
+
+
+def worker_processes(analysis: "Analysis", limits: Limits | None, jobs: int) -> int:
+    """How many worker processes search ``analysis`` (0: this process does):
+    ``jobs`` when more than one, as many as the memory budget holds (the
+    analysis's, ``Analysis.limits``), one for a ``watched`` belief;
+    ``BudgetTooSmall`` when the budget holds no search at all, said before
+    the search begins (``search.memory.fitting_processes``)."""
+    from ksolve.search.memory import fitting_processes
+
+    fitting = fitting_processes(analysis.belief.positions, analysis.rules.fog, analysis.limits(limits).memory,
+                                max(1, jobs))
+    if jobs > 1:
+        return fitting
+    return 1 if watched(len(analysis.belief), limits) else 0
+
+
+def watched(positions: int, limits: Limits | None) -> bool:
+    """Whether a search over a belief of ``positions`` under ``limits`` runs in a
+    worker process, so that the parent holds its time limit: with a time limit
+    and a belief larger than ``WATCHED_POSITIONS``.
+
+    >>> watched(30, Limits(600)), watched(3_000_000, Limits(600)), watched(3_000_000, Limits())
+    (False, True, False)
+    """
+    return limits is not None and limits.seconds is not None and positions > WATCHED_POSITIONS
 
 
 @dataclass
@@ -203,11 +228,22 @@ class Workers:
     ``start_context()``); ``load`` gives them a problem (they can serve one
     after another), ``keys_and_tries`` and ``duals`` put them to work."""
 
-    def __init__(self, jobs: int, context: multiprocessing.context.BaseContext | None = None) -> None:
+    def __init__(self, jobs: int, context: BaseContext | None = None,
+                 analysis: "Analysis | None" = None) -> None:
         self.progress: Progress | None = None
-        self.started = time.monotonic()
+        self.started = work_clock()
         self.live: dict[int, tuple[int, int]] = {}
         """Per worker: its nodes and depth as last reported."""
+        self.deadline: float | None = None
+        """When (``work_clock``: compilation left out) the parent stops the workers."""
+        self.limit = ""
+        """What the time limit is called when the parent stops the workers at it."""
+        self.stopped: str | None = None
+        """Why the workers were stopped (the time limit, a death): every later request ends at once."""
+        self.compiling: set[int] = set()
+        """The workers compiling kernels now."""
+        self.heard = 0.0
+        """When (``work_clock``) the progress was last reported."""
         self.owner: dict[int, int] = {}
         """Which worker decided each first attempt (the key's worker reads its strategy back)."""
         self.early_duals: tuple[int, tuple[list[dict[str, Any]], bool, str | None]] | None = None
@@ -219,26 +255,35 @@ class Workers:
         self.loaded = False
         """Whether a problem was loaded (the block then holds its results)."""
         context = context or start_context()
+        self.inherited = analysis if context.get_start_method() == "fork" else None
+        """The analysis forked workers hold from the start (``load`` then sends none: a large belief
+        is neither pickled nor copied, its pages shared with this process)."""
         for index in range(jobs):
-            parent, child = context.Pipe()
-            process = context.Process(target=_serve, args=(child, index, self.block.address), daemon=True)
-            process.start()
-            child.close()
-            self.pipes.append(parent)
-            self.processes.append(process)
+            worker = start_worker(_serve, (index, self.block.address, self.inherited), context=context,
+                                  name=f"ksolve-worker-{index}")
+            self.pipes.append(worker.connection)
+            self.processes.append(worker.process)
 
     def load(self, analysis: "Analysis", limits: Limits | None = None, progress: Progress | None = None) -> None:
-        """Give every worker the analysis's problem, rules and moves, each with
-        its share of the limits (the memory budget and nodes split evenly)."""
+        """Give every worker the analysis's problem, rules and moves (none when
+        they hold it from the start), each with its share of the limits (the
+        analysis's memory budget and the nodes split evenly), the time limit held here too."""
         jobs = len(self.pipes)
-        share = (limits or Limits()).share(jobs)
-        self.progress, self.started, self.live = progress, time.monotonic(), {}
+        limits = analysis.limits(limits)
+        share = limits.share(jobs)
+        self.progress, self.started, self.heard, self.live = progress, work_clock(), work_clock(), {}
+        self.deadline = None if limits.seconds is None else self.started + limits.seconds + GRACE
+        self.limit = "" if limits.seconds is None else f"time limit {limits.seconds:g} s reached"
         if self.loaded:
             self.block.clear()
         self.loaded = True
-        for index in range(jobs):
-            self._send(index, ("load", analysis.problem, analysis.rules, analysis.moves, share))
-        for _ in self._answers(range(jobs)):
+        try:
+            for index in range(jobs):
+                self._send(index, ("load", None if analysis is self.inherited else
+                                   (analysis.problem, analysis.rules, analysis.moves), share))
+            for _ in self._answers(range(jobs)):
+                pass
+        except SearchAborted:  # said by the work asked next
             pass
 
     def __enter__(self) -> "Workers":
@@ -249,14 +294,39 @@ class Workers:
 
     def close(self) -> None:
         """Stop every worker (at once: what they were doing is no longer wanted)."""
+        if self.stopped is None:
+            self._terminate()
+        for pipe in self.pipes:
+            pipe.close()
+        self.block.close()
+
+    def _terminate(self) -> None:
         for process in self.processes:
             if process.is_alive():
                 process.terminate()
         for process in self.processes:
             process.join(5)
-        for pipe in self.pipes:
-            pipe.close()
-        self.block.close()
+            if process.is_alive():
+                process.kill()
+                process.join()
+        self._compiled()
+
+    def _compiled(self) -> None:
+        """No worker compiles any more (for this process's clock)."""
+        for _ in self.compiling:
+            heard_compilation(False)
+        self.compiling.clear()
+
+    def _stop(self, reason: str) -> SearchAborted:
+        """Stop every worker for ``reason`` (no later request is sent): the ``SearchAborted`` to raise.
+        Killed, not waited for: one holding gigabytes takes a while to give them back, and the
+        result need not wait (multiprocessing reaps them at exit)."""
+        self.stopped = self.stopped or reason
+        for process in self.processes:
+            if process.is_alive():
+                process.kill()
+        self._compiled()
+        return SearchAborted(self.stopped)
 
     def keys_and_tries(self, firsts: list[int], duals: bool = False, from_the_top: bool = False) -> Split:
         """Each first attempt handed to the next idle worker, which deepens on
@@ -278,7 +348,7 @@ class Workers:
         being decided reads back the strategy of the first of them meanwhile,
         as if it were the key (``Reading``): stopped if it is not, a head start
         of the whole re-proof if it is (family-11-walls-a5-e3: 30 s)."""
-        from ksolve.verification import _uci
+        from ksolve.attempts import attempt_text
 
         pending = list(firsts)
         """The first attempts not yet handed out (the duals' jobs come after them)."""
@@ -302,64 +372,72 @@ class Workers:
                 self.block.next_search()  # its worker stops (Superseded) and answers
             reading = None
 
-        while True:
-            while idle and split.aborted is None:
-                if pending:
-                    worker, first = idle.pop(), pending.pop(0)
-                    busy[worker], self.owner[first] = ("keys", first), worker
-                    self._send(worker, ("decide", first) if from_the_top else ("keys", [first]))
-                elif work is not None and (job := work.next_job(idle[-1])) is not None:
-                    worker = idle.pop()
-                    busy[worker] = ("dual", *job)
-                    self._ask_dual(worker, work, job)
-                else:
+        try:
+            self._check_stopped()
+            while True:
+                while idle and split.aborted is None:
+                    if pending:
+                        worker, first = idle.pop(), pending.pop(0)
+                        busy[worker], self.owner[first] = ("keys", first), worker
+                        self._send(worker, ("decide", first) if from_the_top else ("keys", [first]))
+                    elif work is not None and (job := work.next_job(idle[-1])) is not None:
+                        worker = idle.pop()
+                        busy[worker] = ("dual", *job)
+                        self._ask_dual(worker, work, job)
+                    else:
+                        break
+                if not busy:
                     break
-            if not busy:
-                break
-            if duals and idle and reading is None and not split.needed and split.aborted is None:
-                deciding = [job[1] for job in busy.values() if job[0] == "keys"]
-                if deciding:
-                    # the first that is known to win within the moves, else the first in order
-                    reading = read_back(idle[-1], min(deciding, key=lambda first: (first not in split.within,
-                                                                                   firsts.index(first))))
-            worker, answer = self._next_answer(busy)
-            if answer[0] == "key":  # it wins within the moves; its fewest comes next
-                split.within.append(busy[worker][1])
-                continue
-            kind, *item = busy.pop(worker)
-            idle.append(worker)
-            if kind == "questions":
-                if reading is None or reading.worker != worker:
-                    continue  # stopped: not the key after all
-                reading.questions, reading.reason, reading.done = answer[1], answer[2], True
-                if list(split.needed) == [reading.first]:
-                    work = reading.dual_jobs()
-                continue
-            if kind == "dual":
-                if work is not None:
-                    work.record(tuple(item), answer[1], answer[2])
-                continue
-            (first,) = item
-            _, needed, tries, nodes[worker], aborted, depth = answer
-            if needed:
-                split.within = [attempt for attempt in split.within if attempt not in needed]
-            first_key = duals and needed and not split.needed and aborted is None
-            split.needed.update(needed)
-            if first_key and reading is not None and reading.first == first:
-                if reading.done:
-                    work = reading.dual_jobs()
-            elif first_key:
-                stop_reading()
-                reading = read_back(worker, first)
-            elif reading is not None and (reading.first == first or len(split.needed) > 1):
-                stop_reading()  # a try, undecided, or a second key
-            if len(split.needed) > 1:  # cooked: no duals wanted
-                work = None
-            split.tries.extend(tries)
-            if aborted is not None:
-                split.aborted = split.aborted or aborted
-                if first not in split.within:
-                    split.undecided[first] = depth
+                if duals and idle and reading is None and not split.needed and split.aborted is None:
+                    deciding = [job[1] for job in busy.values() if job[0] == "keys"]
+                    if deciding:
+                        # the first that is known to win within the moves, else the first in order
+                        reading = read_back(idle[-1], min(deciding, key=lambda first: (first not in split.within,
+                                                                                       firsts.index(first))))
+                worker, answer = self._next_answer(busy)
+                if answer[0] == "key":  # it wins within the moves; its fewest comes next
+                    split.within.append(busy[worker][1])
+                    continue
+                kind, *item = busy.pop(worker)
+                idle.append(worker)
+                if kind == "questions":
+                    if reading is None or reading.worker != worker:
+                        continue  # stopped: not the key after all
+                    reading.questions, reading.reason, reading.done = answer[1], answer[2], True
+                    if list(split.needed) == [reading.first]:
+                        work = reading.dual_jobs()
+                    continue
+                if kind == "dual":
+                    if work is not None:
+                        work.record(tuple(item), answer[1], answer[2])
+                    continue
+                (first,) = item
+                _, needed, tries, nodes[worker], aborted, depth = answer
+                if needed:
+                    split.within = [attempt for attempt in split.within if attempt not in needed]
+                first_key = duals and needed and not split.needed and aborted is None
+                split.needed.update(needed)
+                if first_key and reading is not None and reading.first == first:
+                    if reading.done:
+                        work = reading.dual_jobs()
+                elif first_key:
+                    stop_reading()
+                    reading = read_back(worker, first)
+                elif reading is not None and (reading.first == first or len(split.needed) > 1):
+                    stop_reading()  # a try, undecided, or a second key
+                if len(split.needed) > 1:  # cooked: no duals wanted
+                    work = None
+                split.tries.extend(tries)
+                if aborted is not None:
+                    split.aborted = split.aborted or aborted
+                    if first not in split.within:
+                        split.undecided[first] = depth
+        except SearchAborted as stop:  # the workers stopped: the attempts in hand are undecided
+            split.aborted = split.aborted or str(stop)
+            for job in busy.values():
+                if job[0] == "keys" and job[1] not in split.within:
+                    split.undecided[job[1]] = 0
+            work = None
         if duals and len(split.needed) == 1 and work is not None and work.complete():
             self.early_duals = (next(iter(split.needed)), work.result())
         split.undecided.update(dict.fromkeys(pending, 0))
@@ -368,7 +446,7 @@ class Workers:
         split.nodes = sum(nodes.values())
         order = {move: index for index, move in enumerate(firsts)}
         split.needed = dict(sorted(split.needed.items(), key=lambda item: order[item[0]]))
-        uci_order = {_uci(move): index for index, move in enumerate(firsts)}
+        uci_order = {attempt_text(move): index for index, move in enumerate(firsts)}
         split.tries.sort(key=lambda attempt: uci_order[attempt.move])  # as one process lists them
         return split
 
@@ -394,8 +472,6 @@ class Workers:
         asking "Any?" only when no attempt wins as fast, as in one process."""
         jobs = len(self.pipes)
         shares = {index: firsts[index::jobs] for index in range(jobs)}
-        for index in range(jobs):
-            self._send(index, ("fewest", shares[index], low, high), "solving")
         order = {first: index for index, first in enumerate(firsts)}
         done = dict.fromkeys(range(jobs), low - 1)
         """Per worker, the deepest depth refuted for its own share."""
@@ -408,32 +484,38 @@ class Workers:
         def settled(depth: int) -> bool:
             return all((w in wins and wins[w][0] <= depth) or done[w] >= depth for w in range(jobs))
 
-        while True:
-            best = min((depth for depth, _ in wins.values()), default=None)
-            keys = [first for depth, first in wins.values() if depth == best]
-            # "Any?" is a key only when no attempt wins as fast: then the whole depth must be known
-            if best is not None and settled(best - 1) and (keys != [ASK] or settled(best)):
-                result.key = min(keys, key=lambda first: (first == ASK, order[first]))
-                result.moves = best
-                result.worker = next(w for w, won in wins.items() if won == (best, result.key))
-                break
-            if not running:
-                break
-            worker, message = self._next_answer(running, "solving")
-            if message[0] == "depth":
-                if worker not in owner_of:
-                    done[worker] = message[1]
-                continue
-            _, won, nodes[worker], aborted = message
-            running.discard(worker)
-            if won is not None:
-                wins[worker] = won
-            elif aborted is not None:
-                result.aborted = result.aborted or aborted
-            else:
-                if worker not in owner_of:
-                    done[worker] = high  # its whole share refuted
-                self._help(worker, shares, running, owner_of, done, high if best is None else best - 1)
+        try:
+            self._check_stopped()
+            for index in range(jobs):
+                self._send(index, ("fewest", shares[index], low, high), "solving")
+            while True:
+                best = min((depth for depth, _ in wins.values()), default=None)
+                keys = [first for depth, first in wins.values() if depth == best]
+                # "Any?" is a key only when no attempt wins as fast: then the whole depth must be known
+                if best is not None and settled(best - 1) and (keys != [ASK] or settled(best)):
+                    result.key = min(keys, key=lambda first: (first == ASK, order[first]))
+                    result.moves = best
+                    result.worker = next(w for w, won in wins.items() if won == (best, result.key))
+                    break
+                if not running:
+                    break
+                worker, message = self._next_answer(running, "solving")
+                if message[0] == "depth":
+                    if worker not in owner_of:
+                        done[worker] = message[1]
+                    continue
+                _, won, nodes[worker], aborted = message
+                running.discard(worker)
+                if won is not None:
+                    wins[worker] = won
+                elif aborted is not None:
+                    result.aborted = result.aborted or aborted
+                else:
+                    if worker not in owner_of:
+                        done[worker] = high  # its whole share refuted
+                    self._help(worker, shares, running, owner_of, done, high if best is None else best - 1)
+        except SearchAborted as stop:
+            result.aborted = str(stop)
         result.nodes = sum(nodes.values())
         result.settled = min(done.values())
         return result
@@ -471,26 +553,30 @@ class Workers:
         jobs = len(self.pipes)
         result = Fewest()
         nodes: dict[int, int] = {}
-        for depth in range(low, high + 1):
-            number = self.block.next_search()
-            for index in range(jobs):
-                self._send(index, ("prove", number, depth), "solving")
-            decided: tuple[int, Any] | None = None
-            waiting = set(range(jobs))
-            while waiting:
-                worker, (_, won, key, nodes[worker], aborted) = self._next_answer(waiting, "solving")
-                waiting.discard(worker)
-                if decided is None and (won is not None or aborted is not None):
-                    decided = worker, (won, key, aborted)
-                    self.block.next_search()  # the others stop
-            worker, (won, key, aborted) = decided
-            if aborted is not None:
-                result.aborted = aborted
-                break
-            if won:
-                result.moves, result.key, result.worker = depth, key, worker
-                break
-            result.settled = depth
+        try:
+            self._check_stopped()
+            for depth in range(low, high + 1):
+                number = self.block.next_search()
+                for index in range(jobs):
+                    self._send(index, ("prove", number, depth), "solving")
+                decided: tuple[int, Any] | None = None
+                waiting = set(range(jobs))
+                while waiting:
+                    worker, (_, won, key, nodes[worker], aborted) = self._next_answer(waiting, "solving")
+                    waiting.discard(worker)
+                    if decided is None and (won is not None or aborted is not None):
+                        decided = worker, (won, key, aborted)
+                        self.block.next_search()  # the others stop
+                worker, (won, key, aborted) = decided
+                if aborted is not None:
+                    result.aborted = aborted
+                    break
+                if won:
+                    result.moves, result.key, result.worker = depth, key, worker
+                    break
+                result.settled = depth
+        except SearchAborted as stop:
+            result.aborted = str(stop)
         result.nodes = sum(nodes.values())
         return result
 
@@ -498,8 +584,12 @@ class Workers:
         """The strategy of ``result``'s key, read from its worker's tables:
         ``(tree, None)``, or ``(None, why not)`` when reading it back reached
         the run's limits."""
-        self._send(result.worker, ("tree", result.key, result.moves))
-        _, tree, reason = next(self._answers([result.worker]))
+        try:
+            self._check_stopped()
+            self._send(result.worker, ("tree", result.key, result.moves))
+            _, tree, reason = next(self._answers([result.worker]))
+        except SearchAborted as stop:
+            return None, f"the strategy was not read back: {stop}"
         return tree, reason
 
     def duals(self, key: int) -> tuple[list[dict[str, Any]], bool, str | None]:
@@ -511,20 +601,27 @@ class Workers:
         123 s on one worker)."""
         if self.early_duals is not None and self.early_duals[0] == key:
             return self.early_duals[1]
-        self._send(self.owner[key], ("dual questions", key, None))
-        _, questions, reason = next(self._answers([self.owner[key]]))
+        try:
+            self._check_stopped()
+            self._send(self.owner[key], ("dual questions", key, None))
+            _, questions, reason = next(self._answers([self.owner[key]]))
+        except SearchAborted as stop:
+            return [], False, str(stop)
         work = DualJobs(questions, reason=reason, holders={self.owner[key]})
         idle, busy = list(range(len(self.pipes))), {}
-        while True:
-            while idle and (job := work.next_job(idle[-1])) is not None:
-                worker = idle.pop()
-                busy[worker] = job
-                self._ask_dual(worker, work, job)
-            if not busy:
-                break
-            worker, (_, mates, stopped) = self._next_answer(busy)
-            work.record(busy.pop(worker), mates, stopped)
-            idle.append(worker)
+        try:
+            while True:
+                while idle and (job := work.next_job(idle[-1])) is not None:
+                    worker = idle.pop()
+                    busy[worker] = job
+                    self._ask_dual(worker, work, job)
+                if not busy:
+                    break
+                worker, (_, mates, stopped) = self._next_answer(busy)
+                work.record(busy.pop(worker), mates, stopped)
+                idle.append(worker)
+        except SearchAborted as stop:
+            work.reason = work.reason or str(stop)
         return work.result()
 
     def _answers(self, workers) -> Any:
@@ -535,52 +632,83 @@ class Workers:
             del waiting[worker]
             yield message
 
+    def _check_stopped(self) -> None:
+        """``SearchAborted`` if the workers were stopped (no request can be answered)."""
+        if self.stopped is not None:
+            raise SearchAborted(self.stopped)
+
     def _send(self, worker: int, request: tuple, what: str = "verification") -> None:
-        """Send ``request`` to ``worker``; one that has died is a ``RuntimeError``
-        (its pipe is closed: the request cannot even be written)."""
+        """Send ``request`` to ``worker``; one that has died stops the workers
+        (``SearchAborted``: its pipe is closed, the request cannot even be written)."""
         try:
             self.pipes[worker].send(request)
         except OSError:  # BrokenPipeError and the like
-            raise RuntimeError(f"a {what} worker died (out of memory, or killed)") from None
+            raise self._stop(DIED) from None
 
     def _next_answer(self, workers, what: str = "verification") -> tuple[int, Any]:
         """The next message but progress of one of ``workers`` (a collection of
-        their indexes), relaying their progress meanwhile; a dead ``what``
-        worker is a ``RuntimeError``, a worker's bad input an ``InputError``."""
+        their indexes), relaying their progress meanwhile (and saying it once a
+        ``HEARTBEAT`` while none reports); a worker's bad input is raised
+        (``InputError``); past the time limit and ``GRACE`` (compilation left
+        out), or when a worker dies, the workers are stopped (``SearchAborted``)."""
         pipes = {self.pipes[index]: index for index in workers}
         while True:
-            for pipe in wait(list(pipes)):
+            now = work_clock()
+            if self.deadline is not None and now >= self.deadline:
+                raise self._stop(self.limit)
+            if now - self.heard >= HEARTBEAT:
+                self._report()
+            wake = HEARTBEAT if self.deadline is None else min(HEARTBEAT, max(0.01, self.deadline - now))
+            for pipe in wait(list(pipes), timeout=wake):
                 try:
                     message = pipe.recv()
                 except (EOFError, OSError):
-                    raise RuntimeError(f"a {what} worker died (out of memory, or killed)") from None
+                    raise self._stop(DIED) from None
                 if message[0] == "progress":
                     self._progress(pipes[pipe], *message[1:])
                     continue
+                if message[0] == "compiling":
+                    self._compiling(pipes[pipe], message[1])
+                    continue
                 if message[0] == "error":
-                    raise InputError(message[1])
+                    raise message[1]
                 return pipes[pipe], message
+
+    def _compiling(self, worker: int, compiling: bool) -> None:
+        """A worker began or ended compiling kernels: this process's clock leaves it out."""
+        if compiling and worker not in self.compiling:
+            self.compiling.add(worker)
+            heard_compilation(True)
+        elif not compiling and worker in self.compiling:
+            self.compiling.discard(worker)
+            heard_compilation(False)
 
     def _progress(self, worker: int, nodes: int, depth: int) -> None:
         self.live[worker] = (nodes, depth)
+        self._report()
+
+    def _report(self) -> None:
+        """Tell the progress callback the workers' nodes and depth as last reported."""
+        self.heard = work_clock()
         if self.progress is None:
             return
-        stats = Stats(nodes=sum(n for n, _ in self.live.values()),
-                      started=work_clock() - (time.monotonic() - self.started))
-        self.progress(stats, min(d for _, d in self.live.values()))
+        stats = Stats(nodes=sum(n for n, _ in self.live.values()), started=self.started)
+        self.progress(stats, min((d for _, d in self.live.values()), default=1))
 
 
-def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int]) -> None:
-    """Worker ``index``: answer ``load`` (build the analysis), ``keys``, ``decide``,
+def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int], inherited: "Analysis | None") -> None:
+    """Worker ``index``: answer ``load`` (build the analysis, or take the ``inherited`` one), ``keys``, ``decide``,
     ``fewest``, ``prove``, ``tree``, ``dual questions``, ``dual load`` and ``dual attempt`` requests, sharing
     the block at ``address``."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    become_worker()  # Ctrl-C is the parent's to handle; a killed parent ends the worker
+    listen_to_compilation(lambda compiling: pipe.send(("compiling", compiling)))
     from ksolve.analysis import Analysis
     from ksolve.search.pns import ProofNumberSearch
-    from ksolve.search.shared import SharedBlock, Superseded
+    from ksolve.execution.shared_block import SharedBlock
+    from ksolve.search.shared import Superseded
     from ksolve.solution import strategy_tree
-    from ksolve.verification import (FirstMove, _label, _refute_first, _uci, _winning_depths, decide_first, dual_mates,
-                                     dual_questions)
+    from ksolve.attempts import attempt_label, attempt_text
+    from ksolve.verification import FirstMove, decide_first, dual_mates, dual_questions, refute_first, winning_depths
 
     block = SharedBlock.attach(*address)
 
@@ -600,16 +728,17 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int]) -> 
         except EOFError:
             return
         if request[0] == "load":
-            _, problem, rules, moves, limits = request
+            _, given, limits = request
             last[0] = 0.0
             try:
-                analysis = Analysis(problem, rules, moves)
+                analysis = inherited if given is None else Analysis(*given)
+                moves = analysis.moves
                 classes = [first.belief for first in analysis.classes]
                 prover, dual_search, held = analysis.prover(limits, progress), None, []
                 prover.table.shared = block.results
                 private_orthodox, prover.orthodox = prover.orthodox, block.orthodox_table(prover.memory.orthodox_slots)
             except InputError as error:
-                pipe.send(("error", str(error)))
+                pipe.send(("error", error))
                 continue
             pipe.send(("loaded",))
         elif request[0] == "keys":
@@ -617,9 +746,9 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int]) -> 
             tries: list[FirstMove] = []
             aborted = None
             try:
-                _winning_depths(prover, classes, request[1], moves, needed)
-                tries = [FirstMove(_uci(first), _label(classes[0], first),
-                                   refutation=_refute_first(prover, classes, first, moves))
+                winning_depths(prover, classes, request[1], moves, needed)
+                tries = [FirstMove(attempt_text(first), attempt_label(classes[0], first),
+                                   refutation=refute_first(prover, classes, first, moves))
                          for first in request[1] if first not in needed]
             except SearchAborted as stop:
                 aborted = str(stop)
