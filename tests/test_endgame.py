@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import random
 import zlib
-import xml.etree.ElementTree as ElementTree
 from pathlib import Path
+from xml.etree import ElementTree
 
 import chess
 import pytest
+from bruteforce import BruteForce, belief_from_hidden
 from click.testing import CliRunner
 
 import ksolve
@@ -29,8 +30,6 @@ from ksolve.endgame.sweep import SweepSpec, solver_for, sweep
 from ksolve.endgame.symmetry import INVERSE, SQUARE_MAP, map_move
 from ksolve.endgame.table import EndgameRow, EndgameTable, read_table
 from ksolve.report.endgame import heat_map_svg, heat_maps, report_html, without_svg
-
-from bruteforce import BruteForce, belief_from_hidden
 
 DEEP = Path(__file__).parent.parent / "benchmarks" / "deep"
 
@@ -183,6 +182,90 @@ def test_a_lone_rook_the_king_may_take_is_no_sure_win_at_any_length() -> None:
     result = solver("KRK", "berkeley").shortest_from((chess.A1, chess.D3), chess.BB_ALL, 40)
     assert result.moves is None and result.never
     assert today("KRK", "berkeley", (chess.A1, chess.D3), chess.BB_ALL, 4) is None
+
+
+def _short_instances(material: str, count: int, seed: int, moves: int) -> list[tuple[tuple[int, ...], int]]:
+    """Placements with the king on 1 to 3 squares from each of which White, seeing the
+    king, mates within ``moves`` (the tables' full-information distance): beliefs where
+    a sure mate within ``moves`` may or may not exist."""
+    rng = random.Random(seed)
+    tables = solver(material, "berkeley")
+    letters = tables.material.white
+    out = []
+    while len(out) < count:
+        squares = tuple(rng.sample(range(64), len(letters)))
+        near = []
+        for square in range(64):
+            number, kings, _ = tables.canonical(letters, squares, 1 << square)
+            if kings & int(tables.tables.full[number]) and tables.lower_bound(number, kings) <= moves:
+                near.append(square)
+        if near:
+            out.append((squares, sum(1 << s for s in rng.sample(near, min(len(near), rng.randint(1, 3))))))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("material", ["KBNK", "KBBK"])
+def test_minor_piece_mates_agree_with_todays_solver(material: str) -> None:
+    """KBNK and KBBK (tables of up to 31,332 placements): the shortest mate within 4 of
+    beliefs of 1 to 3 squares, each one a mate within 4 seen, equals ``ksolve.solve``'s."""
+    tables = solver(material, "berkeley")
+    found = []
+    for squares, kings in _short_instances(material, 6, seed=zlib.crc32(material.encode()), moves=4):
+        ours = tables.shortest_from(squares, kings, 4)
+        assert ours.moves == today(material, "berkeley", squares, kings, 4), (squares, chess.SquareSet(kings))
+        found.append(ours.moves)
+    assert len(set(found)) > 1  # not all alike
+
+
+def _exposed_at_once(material: str, squares: tuple[int, ...]) -> bool:
+    """python-chess alone: whatever White tries first, the black king may stand (from
+    total ignorance) where that attempt is legal and then takes a White man or is
+    stalemated, a draw: White has no sure win at any length."""
+    board = chess.Board(None)
+    for letter, square in zip(parse_material(material).white, squares):
+        board.set_piece_at(square, chess.Piece.from_symbol(letter))
+    kings = [s for s in chess.SQUARES if board.piece_at(s) is None and not board.is_attacked_by(chess.WHITE, s)]
+    for move in board.pseudo_legal_moves:
+        for king in kings:
+            after = board.copy()
+            after.set_piece_at(king, chess.Piece.from_symbol("k"))
+            if move not in after.legal_moves:
+                continue
+            after.push(move)
+            if after.is_stalemate() or any(after.is_capture(reply) for reply in after.legal_moves):
+                break
+        else:
+            return False
+    return True
+
+
+@pytest.mark.slow
+def test_krk_has_no_sure_win_exactly_where_every_first_move_loses_the_rook_or_stalemates() -> None:
+    """All 518 KRK placements: the tables find White lost at any length (within 17
+    moves the search reaches every capture) exactly where python-chess finds every first
+    attempt answered by a king that takes the rook or is stalemated (Kc1 Rc4: Rc2
+    stalemates a king on a1) -- 203 placements; KQK has none (the queen guards her
+    neighbours: a king move never loses her)."""
+    tables = solver("KRK", "berkeley").fresh(table_bytes=16 << 20)
+    lost = {p.squares for p in tables.placements() if tables.start_wins(p.number, 17) == core.LOST}
+    assert lost == {p.squares for p in tables.placements() if _exposed_at_once("KRK", p.squares)}
+    assert len(lost) == 203
+    queen = solver("KQK", "berkeley")
+    assert not any(_exposed_at_once("KQK", p.squares) for p in queen.placements()[::7])
+
+
+@pytest.mark.slow
+def test_minor_pieces_exposed_at_once_are_never_won() -> None:
+    """A sample of KBNK and KBBK placements python-chess finds lost at once: the tables
+    say "none" (lost at any length) for each."""
+    for material in ("KBNK", "KBBK"):
+        tables = solver(material, "berkeley")
+        exposed = [p for p in tables.placements()[::97] if _exposed_at_once(material, p.squares)]
+        assert len(exposed) >= 20
+        for placement in exposed:
+            found = tables.shortest(placement, 60)
+            assert found.moves is None and found.never, (material, placement)
 
 
 def _fresh(material: str, rules: str) -> EndgameSolver:
