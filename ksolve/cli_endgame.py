@@ -10,8 +10,15 @@ from __future__ import annotations
 import click
 
 from ksolve.cli_compose import jobs_option, scheduler_option
-from ksolve.cli_support import (check_writable, fail, input_errors, max_memory_option,
-                                 say_when_compiling, say_when_interrupted, write_output)
+from ksolve.cli_support import (
+    check_writable,
+    fail,
+    input_errors,
+    max_memory_option,
+    say_when_compiling,
+    say_when_interrupted,
+    write_output,
+)
 
 
 @click.command()

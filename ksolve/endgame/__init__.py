@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import sys
 import types
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ksolve.endgame.table import EndgameRow, EndgameTable, read_table
 from ksolve.errors import InputError
@@ -40,7 +41,7 @@ MAX_MOVES = 120
 def build_table(material: str, rules: str = "berkeley", *, output: str | Path | None = None,
                 max_moves: int = 50, start: str = "anywhere", jobs: int | None = None,
                 scheduler: str | None = None, seconds: float | None = None, memory: int | None = None,
-                progress: "Callable | None" = None, building: "Callable[[int, int], None] | None" = None
+                progress: Callable | None = None, building: Callable[[int, int], None] | None = None
                 ) -> EndgameTable:
     """The table of ``material`` under ``rules`` (see ``ksolve.endgame.sweep.sweep``);
     bad input raises ``InputError`` naming it, before any long work."""

@@ -89,7 +89,7 @@ class Workspace(NamedTuple):
     counters: np.ndarray
 
     @classmethod
-    def create(cls, tables: Tables, entries: int) -> "Workspace":
+    def create(cls, tables: Tables, entries: int) -> Workspace:
         """An empty workspace with room for ``entries`` transposition entries (a power of two is used)."""
         size = 1 << max(10, (max(1, entries) - 1).bit_length())
         configs = len(tables.full)
@@ -218,9 +218,9 @@ def _store(t, w, c, s, proven, disproven, work):
         if victim < 0 or w.table_work[slot] < w.table_work[victim]:
             victim = slot
     if w.table_placement[victim] == c and w.table_squares[victim] == s:
-        if proven < w.table_proven[victim]:
+        if proven < w.table_proven[victim]:  # noqa: PLR1730 (numba kernel)
             w.table_proven[victim] = proven
-        if disproven > w.table_disproven[victim]:
+        if disproven > w.table_disproven[victim]:  # noqa: PLR1730 (numba kernel)
             w.table_disproven[victim] = disproven
         w.table_work[victim] += work
         return

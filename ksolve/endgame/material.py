@@ -63,7 +63,7 @@ class Material:
         (the two then stand in increasing square order)."""
         return index > 0 and self.white[index] == self.white[index - 1]
 
-    def without(self, index: int) -> "Material":
+    def without(self, index: int) -> Material:
         """The material left when man ``index`` (not the king) is captured."""
         if index == 0:
             raise ValueError("the king is never captured")

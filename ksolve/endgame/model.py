@@ -37,8 +37,9 @@ one of its squares (``full_information_distances``).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import chess
 import numpy as np
@@ -372,10 +373,10 @@ def _move_value(t, square_map, distance, j, s):
             value = distance[c3, square_map[g, lsb(rest)]]
             if value == NO_WIN:
                 return NO_WIN
-            if value > worst:
+            if value > worst:  # noqa: PLR1730 (numba kernel)
                 worst = value
             rest &= rest - np.uint64(1)
-    return worst + 1 if worst + 1 < NO_WIN else NO_WIN
+    return worst + 1 if worst + 1 < NO_WIN else NO_WIN  # noqa: FURB136 (numba kernel)
 
 
 @njit(cache=True)
@@ -394,7 +395,7 @@ def _distances(t, square_map):
                     if t.move_refused[j] & (np.uint64(1) << np.uint64(s)):
                         continue
                     value = _move_value(t, square_map, distance, j, s)
-                    if value < best:
+                    if value < best:  # noqa: PLR1730 (numba kernel)
                         best = value
                 if best < distance[c, s]:
                     distance[c, s] = best

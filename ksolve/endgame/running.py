@@ -13,8 +13,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from ksolve.execution.cluster import Task, optional_cluster, run_tasks
 from ksolve.execution.results import ResultsFile, TaskResult
@@ -28,13 +29,13 @@ __all__ = ["ResultsFile", "TaskResult", "run_wave", "sweep_cluster"]
 
 
 @contextmanager
-def sweep_cluster(jobs: int | None, scheduler: str | None) -> Iterator["Client | None"]:
+def sweep_cluster(jobs: int | None, scheduler: str | None) -> Iterator[Client | None]:
     """A Dask client for the sweep (``jobs`` 0: the machine's cores), or None: in process."""
     with optional_cluster(jobs, scheduler) as client:
         yield client
 
 
-def run_wave(client: "Client | None", task: Callable[["WaveJob"], dict], jobs: Sequence["WaveJob"],
+def run_wave(client: Client | None, task: Callable[[WaveJob], dict], jobs: Sequence[WaveJob],
              results: ResultsFile, record: Callable[[TaskResult], None]) -> list[TaskResult]:
     """Run ``task(job)`` for each of one wave's ``jobs``; every result, in the order of ``jobs``."""
     tasks = [Task(job.key, task, (job,)) for job in jobs]

@@ -12,8 +12,8 @@ search workspace, with the questions the sweep and the certificates ask.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ksolve.endgame import core
 from ksolve.endgame.material import Material, parse_material
@@ -95,7 +95,7 @@ class EndgameSolver:
         for number, moves in won.items():
             proven[number] = min(int(proven[number]), moves)
 
-    def fresh(self, table_bytes: int = DEFAULT_TABLE_BYTES) -> "EndgameSolver":
+    def fresh(self, table_bytes: int = DEFAULT_TABLE_BYTES) -> EndgameSolver:
         """A solver of the same tables (shared: they are only read) with an empty
         workspace: what it finds owes nothing to what this one searched."""
         twin = object.__new__(EndgameSolver)
@@ -137,7 +137,7 @@ class EndgameSolver:
 
     def belief_size(self, number: int, start: str = ANYWHERE) -> int:
         """The size of White's initial belief: the black king's squares at the start."""
-        return bin(self.start_squares(number, start)).count("1")
+        return self.start_squares(number, start).bit_count()
 
     def lower_bound(self, number: int, squares: int | None = None) -> int:
         """The fewest moves White could need even seeing the king (``NO_WIN``: he never wins)."""

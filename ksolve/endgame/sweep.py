@@ -30,9 +30,9 @@ import hashlib
 import json
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
@@ -40,7 +40,12 @@ from ksolve.endgame import core
 from ksolve.endgame.material import parse_material
 from ksolve.endgame.model import NO_WIN
 from ksolve.endgame.running import TaskResult, run_wave, sweep_cluster
-from ksolve.endgame.solver import ANYWHERE, DEFAULT_TABLE_BYTES, EndgameSolver, SearchStopped
+from ksolve.endgame.solver import (
+    ANYWHERE,
+    DEFAULT_TABLE_BYTES,
+    EndgameSolver,
+    SearchStopped,
+)
 from ksolve.endgame.table import EndgameRow, EndgameTable, TableWriter, read_table
 
 TASKS_PER_WAVE = 64
@@ -218,9 +223,9 @@ def sweep(spec: SweepSpec, output: str | Path | None = None, *, jobs: int | None
             if not opened:
                 break
             wave = sorted(number for number in opened if bounds[number] <= depth)
-            for number in opened:
+            for number, state in opened.items():
                 if bounds[number] > depth:
-                    opened[number].refuted = depth
+                    state.refuted = depth
             if not wave:
                 continue
             size = max(MIN_TASK, math.ceil(len(wave) / TASKS_PER_WAVE))

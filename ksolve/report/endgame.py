@@ -146,8 +146,8 @@ def heat_map_svg(heat: HeatMap, mean: bool = False, cell: int = 40) -> str:
     margin = 18
     size = 8 * cell + margin
     word = "mean" if mean else "worst"
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size + 34}" width="{size}" '
-             f'height="{size + 34}" font-family="sans-serif">',
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size + 34}" width="{size}" '
+              f'height="{size + 34}" font-family="sans-serif">'),
              f'<title>{word} shortest win by {html.escape(heat.title)}</title>']
     for rank in range(8):
         for file in range(8):
@@ -179,8 +179,8 @@ def without_svg(heat: HeatMap, cell: int = 40) -> str:
     that have no sure win (white: none of them, red: all of them), in per cent."""
     margin = 18
     size = 8 * cell + margin
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size + 34}" width="{size}" '
-             f'height="{size + 34}" font-family="sans-serif">',
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size + 34}" width="{size}" '
+              f'height="{size + 34}" font-family="sans-serif">'),
              f'<title>placements without a sure win by {html.escape(heat.title)}</title>']
     for rank in range(8):
         for file in range(8):
