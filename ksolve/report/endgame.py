@@ -21,6 +21,7 @@ library); ``docs/`` turns it into PNG with the browser when a picture is wanted.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import chess
@@ -143,63 +144,60 @@ def heat_map_svg(heat: HeatMap, mean: bool = False, cell: int = 40) -> str:
     win, grey where none was tabled), the number written in it, files and ranks around."""
     values = heat.mean if mean else heat.worst
     low, high = heat.range(mean)
-    margin = 18
-    size = 8 * cell + margin
     word = "mean" if mean else "worst"
-    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size + 34}" width="{size}" '
-              f'height="{size + 34}" font-family="sans-serif">'),
-             f'<title>{word} shortest win by {html.escape(heat.title)}</title>']
-    for rank in range(8):
-        for file in range(8):
-            square = rank * 8 + file
-            x, y = margin + file * cell, (7 - rank) * cell
-            value = values[square]
-            fill = _colour(value, low, high) if heat.placements[square] else _EMPTY
-            parts.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#ffffff"/>')
-            if heat.placements[square]:
-                text = "none" if value is None else (f"{value:.1f}" if mean else str(value))
-                dark = value is not None and high > low and (value - low) / (high - low) > 0.45
-                colour = "#ffffff" if dark or value is None else "#000000"
-                parts.append(f'<text x="{x + cell / 2}" y="{y + cell / 2 + 5}" text-anchor="middle" '
-                             f'font-size="{cell // 3}" fill="{colour}">{text}</text>')
-    for index in range(8):
-        parts.append(f'<text x="{margin + index * cell + cell / 2}" y="{8 * cell + 14}" text-anchor="middle" '
-                     f'font-size="12">{"abcdefgh"[index]}</text>')
-        parts.append(f'<text x="{margin / 2}" y="{(7 - index) * cell + cell / 2 + 4}" text-anchor="middle" '
-                     f'font-size="12">{index + 1}</text>')
+
+    def square_view(square: int) -> tuple[str, str | None, str]:
+        value = values[square]
+        if not heat.placements[square]:
+            return _EMPTY, None, ""
+        text = "none" if value is None else (f"{value:.1f}" if mean else str(value))
+        dark = value is not None and high > low and (value - low) / (high - low) > 0.45
+        return _colour(value, low, high), text, "#ffffff" if dark or value is None else "#000000"
+
     shown = (lambda v: f"{v:.1f}") if mean else (lambda v: f"{v:g}")
-    parts.append(f'<text x="{margin}" y="{8 * cell + 30}" font-size="12">{word}: {shown(low)} (light) to '
-                 f'{shown(high)} (dark)</text>')
-    parts.append("</svg>")
-    return "\n".join(parts)
+    return _board_svg(f"{word} shortest win by {heat.title}", square_view,
+                      f"{word}: {shown(low)} (light) to {shown(high)} (dark)", "#ffffff", cell)
 
 
 def without_svg(heat: HeatMap, cell: int = 40) -> str:
     """An SVG board: per square of the man, the share of the placements with it there
     that have no sure win (white: none of them, red: all of them), in per cent."""
+
+    def square_view(square: int) -> tuple[str, str | None, str]:
+        total = heat.placements[square]
+        if not total:
+            return _EMPTY, None, ""
+        share = heat.without[square] / total
+        fill = f"rgb(255,{round(255 * (1 - share))},{round(255 * (1 - share))})"
+        return fill, str(round(100 * share)), "#ffffff" if share > 0.6 else "#000000"
+
+    return _board_svg(f"placements without a sure win by {heat.title}", square_view,
+                      "% of placements without a sure win", "#dddddd", cell)
+
+
+def _board_svg(title: str, square_view: Callable[[int], tuple[str, str | None, str]], footer: str,
+               stroke: str, cell: int) -> str:
+    """An SVG board of 8x8 squares, ``square_view(square)`` giving each one's fill, its
+    text (None: no text) and the text's colour; files and ranks around, ``footer`` below."""
     margin = 18
     size = 8 * cell + margin
     parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size + 34}" width="{size}" '
               f'height="{size + 34}" font-family="sans-serif">'),
-             f'<title>placements without a sure win by {html.escape(heat.title)}</title>']
-    for rank in range(8):
-        for file in range(8):
-            square = rank * 8 + file
-            x, y = margin + file * cell, (7 - rank) * cell
-            total = heat.placements[square]
-            share = heat.without[square] / total if total else 0.0
-            fill = f"rgb(255,{round(255 * (1 - share))},{round(255 * (1 - share))})" if total else _EMPTY
-            parts.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#dddddd"/>')
-            if total:
-                colour = "#ffffff" if share > 0.6 else "#000000"
-                parts.append(f'<text x="{x + cell / 2}" y="{y + cell / 2 + 5}" text-anchor="middle" '
-                             f'font-size="{cell // 3}" fill="{colour}">{round(100 * share)}</text>')
+             f"<title>{html.escape(title)}</title>"]
+    for square in range(64):
+        rank, file = divmod(square, 8)
+        x, y = margin + file * cell, (7 - rank) * cell
+        fill, text, colour = square_view(square)
+        parts.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="{stroke}"/>')
+        if text is not None:
+            parts.append(f'<text x="{x + cell / 2}" y="{y + cell / 2 + 5}" text-anchor="middle" '
+                         f'font-size="{cell // 3}" fill="{colour}">{text}</text>')
     for index in range(8):
         parts.append(f'<text x="{margin + index * cell + cell / 2}" y="{8 * cell + 14}" text-anchor="middle" '
                      f'font-size="12">{"abcdefgh"[index]}</text>')
         parts.append(f'<text x="{margin / 2}" y="{(7 - index) * cell + cell / 2 + 4}" text-anchor="middle" '
                      f'font-size="12">{index + 1}</text>')
-    parts.append(f'<text x="{margin}" y="{8 * cell + 30}" font-size="12">% of placements without a sure win</text>')
+    parts.append(f'<text x="{margin}" y="{8 * cell + 30}" font-size="12">{html.escape(footer)}</text>')
     parts.append("</svg>")
     return "\n".join(parts)
 
