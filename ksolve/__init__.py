@@ -2,7 +2,8 @@
 
 The public API (``ksolve.api``, loaded on first use so that ``import ksolve``
 stays fast): ``load_problem``, ``load_problem_text``, ``solve``, ``verify``,
-``certificate``, ``check``, ``rule_set``, the game functions
+``certificate``, ``check``, ``rule_set``, the endgame tables ``endgame``
+and ``read_endgame``, the game functions
 ``read_game``, ``game_belief``, ``game_problem``, and ``position_belief``,
 ``referee_answers``, ``perft``; the types ``Problem``, ``Analysis`` (one
 session per problem), ``Solution``, ``Verification``, ``Trial`` (a problem
@@ -24,8 +25,8 @@ __version__ = "0.2.0"
 
 _API = {name: "ksolve.api" for name in (
     "InputError", "Limits", "PerftResult", "Problem", "ProblemError", "Resources", "certificate", "check",
-    "game_belief", "game_problem", "key_solutions", "load_problem", "load_problem_text", "perft", "position_belief", "read_game",
-    "referee_answers", "rule_set", "solve", "verify")}
+    "endgame", "game_belief", "game_problem", "key_solutions", "load_problem", "load_problem_text", "perft",
+    "position_belief", "read_endgame", "read_game", "referee_answers", "rule_set", "solve", "verify")}
 _API.update(Analysis="ksolve.analysis", Solution="ksolve.solver", Verification="ksolve.verification",
             Trial="ksolve.trial", GameSession="ksolve.play.session", ComputerPlayer="ksolve.play.computer",
             ComposeSpec="ksolve.compose.compose", mend="ksolve.compose.mend")

@@ -31,14 +31,15 @@ if TYPE_CHECKING:
     from ksolve.analysis import Analysis
     from ksolve.belief import BeliefState
     from ksolve.checker import CheckResult
+    from ksolve.endgame import EndgameTable
     from ksolve.games.model import Game
     from ksolve.rules.base import RuleSet
     from ksolve.solver import Solution
     from ksolve.verification import Verification
 
 __all__ = ["InputError", "Limits", "PerftResult", "Problem", "ProblemError", "Resources", "certificate", "check",
-           "game_belief", "game_problem", "key_solutions", "load_problem", "load_problem_text", "perft", "position_belief",
-           "read_game", "referee_answers", "rule_set", "solve", "verify"]
+           "endgame", "game_belief", "game_problem", "key_solutions", "load_problem", "load_problem_text", "perft",
+           "position_belief", "read_endgame", "read_game", "referee_answers", "rule_set", "solve", "verify"]
 
 
 # --- problems -------------------------------------------------------------------------
@@ -146,6 +147,40 @@ def check(problem: Problem | str | Path, certificate: dict[str, Any] | str | Pat
     if isinstance(certificate, dict):
         return check_certificate(problem, certificate)
     return check_certificate_file(problem, certificate)
+
+
+# --- endgame tables ---------------------------------------------------------------------
+def endgame(material: str, *, rules: str = "berkeley", output: str | Path | None = None, max_moves: int = 50,
+            start: str = "anywhere", jobs: int | None = None, scheduler: str | None = None,
+            seconds: float | None = None, memory: int | None = None, progress: Callable[..., None] | None = None,
+            building: Callable[[int, int], None] | None = None) -> "EndgameTable":
+    """The endgame table of ``material`` (``"KQK"``, ``"KRK"``, ``"KBBK"`` ...): per
+    placement of White's men up to symmetry, the black king on any legal square,
+    the shortest sure win under ``rules`` up to ``max_moves`` (``docs/guide/endgame-tables.md``).
+
+    ``output``: the table file, appended to as rows are decided and resumed from;
+    ``start``: ``"general"`` starts the king in general position (not next to a White
+    man no other guards) instead of anywhere;
+    ``jobs``/``scheduler``: the waves on a Dask cluster; ``seconds``: stop after
+    this long (the rows so far kept); ``memory``: bytes for each process's table;
+    ``progress``: called with a ``SweepProgress`` as each task ends; ``building``: with
+    (placements tabulated, in all) while this process builds the material's tables.
+
+    >>> table = endgame("KQK", max_moves=12)
+    >>> table.complete, table.maximum, table.counts()
+    (True, None, {'none within 12': 518})
+    """
+    from ksolve.endgame import build_table
+
+    return build_table(material, rules, output=output, max_moves=max_moves, start=start, jobs=jobs,
+                       scheduler=scheduler, seconds=seconds, memory=memory, progress=progress, building=building)
+
+
+def read_endgame(path: str | Path) -> "EndgameTable":
+    """An endgame table file (``endgame(output=...)``, ``ksolve endgame -o``), complete or not."""
+    from ksolve.endgame import read_endgame_table
+
+    return read_endgame_table(path)
 
 
 # --- games and beliefs ------------------------------------------------------------------

@@ -18,7 +18,7 @@ from ksolve.cli_support import (DEFAULT_TIMEOUT, EXIT_NO_SOLUTION, EXIT_SOLVED, 
                                  capped, check_writable, fail, input_errors, machine_cores, max_memory_option,
                                  progress_printer, resources, say_when_compiling, say_when_interrupted,
                                  search_limits, solve_jobs, write_output)
-from ksolve import __version__, cli_compose
+from ksolve import __version__, cli_compose, cli_endgame
 from ksolve.cli_compose import jobs_option, scheduler_option
 
 
@@ -601,6 +601,7 @@ def serve(host: str, port: int, problems_dir: str | None, open_browser: bool, ma
 
 main.add_command(cli_compose.compose)
 main.add_command(cli_compose.mend)
+main.add_command(cli_endgame.endgame)
 
 from ksolve.cli_play import play as play_command  # noqa: E402
 main.add_command(play_command)
