@@ -268,6 +268,71 @@ def test_minor_pieces_exposed_at_once_are_never_won() -> None:
             assert found.moves is None and found.never, (material, placement)
 
 
+def _fog_men_kept_safe(king: int, queen: int, kings: int, moves: int) -> bool:
+    """python-chess's attack tables alone, Fog of War with K+Q against a king White has
+    not seen, which may stand on any square of the mask ``kings``: whether White can move
+    ``moves`` times keeping both men out of the king's reach, whatever it does (every
+    man sees the squares it attacks, White's view after his move splits the belief, and a
+    king that stands where White sees it is taken at once)."""
+    return _safe(king, queen, kings, moves, {})
+
+
+def _safe(king: int, queen: int, kings: int, moves: int, seen_before: dict) -> bool:
+    key = (king, queen, kings, moves)
+    if key in seen_before:
+        return seen_before[key]
+    men = chess.BB_SQUARES[king] | chess.BB_SQUARES[queen]
+    unseen = kings & ~(chess.BB_KING_ATTACKS[king] | _queen_attacks(queen, men)) & ~men
+    answer = not unseen or moves == 0
+    if not answer:
+        reach = _next_to(unseen)
+        steps = [(to, queen) for to in chess.SquareSet(chess.BB_KING_ATTACKS[king] & ~chess.BB_SQUARES[queen])]
+        steps += [(king, to) for to in chess.SquareSet(_queen_attacks(queen, men) & ~chess.BB_SQUARES[king])]
+        for new_king, new_queen in steps:
+            guarded = bool(chess.BB_KING_ATTACKS[new_king] & chess.BB_SQUARES[new_queen])
+            if reach & chess.BB_SQUARES[new_king] or (reach & chess.BB_SQUARES[new_queen] and not guarded):
+                continue  # a possible king takes a man
+            new_men = chess.BB_SQUARES[new_king] | chess.BB_SQUARES[new_queen]
+            view = chess.BB_KING_ATTACKS[new_king] | _queen_attacks(new_queen, new_men)
+            classes = [chess.BB_SQUARES[square] for square in chess.SquareSet(unseen & view)]
+            classes += [unseen & ~view] if unseen & ~view else []
+            if all(_safe(new_king, new_queen, _next_to(c) & ~new_men, moves - 1, seen_before) for c in classes):
+                answer = True
+                break
+    seen_before[key] = answer
+    return answer
+
+
+def _queen_attacks(square: int, occupied: int) -> int:
+    return int(chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
+               | chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+               | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied])
+
+
+def _next_to(squares: int) -> int:
+    around = 0
+    for square in chess.SquareSet(squares):
+        around |= chess.BB_KING_ATTACKS[square]
+    return around
+
+
+def test_fog_of_war_kqk_has_no_sure_win_exactly_where_white_cannot_keep_his_men_three_moves() -> None:
+    """The committed KQK Fog-of-War table against python-chess alone: its 20 ``none``
+    rows are exactly the placements from which White cannot move three times without
+    leaving the queen or his king where a king he has not seen may take it (Ka1 Qh6: not
+    once); from each of the other 498 he can, and the table finds a sure capture."""
+    rows = read_table(Path(__file__).resolve().parent.parent / "benchmarks" / "endgame" / "kqk-fog-of-war.tsv").rows
+    assert len(rows) == 518
+    kept = {}
+    for row in rows:
+        king, queen = (chess.parse_square(name[1:]) for name in row.placement.split())
+        everywhere = chess.BB_ALL & ~(chess.BB_SQUARES[king] | chess.BB_SQUARES[queen])
+        kept[row.placement] = _fog_men_kept_safe(king, queen, everywhere, 3)
+    none = {row.placement for row in rows if row.never}
+    assert len(none) == 20 and "Ka1 Qh6" in none
+    assert none == {placement for placement, safe in kept.items() if not safe}
+
+
 def _fresh(material: str, rules: str) -> EndgameSolver:
     """A solver of the same tables with an empty workspace (nothing shared)."""
     return solver(material, rules).fresh(table_bytes=16 << 20)
