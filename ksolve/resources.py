@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from ksolve.board.layout import POSITION_WIDTH
 
