@@ -34,6 +34,20 @@ from ksolve.report.endgame import heat_map_svg, heat_maps, report_html, without_
 DEEP = Path(__file__).parent.parent / "benchmarks" / "deep"
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _tables_released_after_the_module():
+    """The process's solvers hold their tables (up to gigabytes for KBNK); the worker
+    running this module goes on with other tests, some weighing memory budgets against
+    its resident size."""
+    yield
+    import gc
+
+    from ksolve.endgame import sweep as sweep_module
+
+    sweep_module._SOLVERS.clear()
+    gc.collect()
+
+
 def solver(material: str, rules: str) -> EndgameSolver:
     """The process's solver (built once per material and rule set, as the sweep's)."""
     return solver_for(SweepSpec(material, rules))
