@@ -209,10 +209,11 @@ def game_problem(game: "Game", *, ply: int | None = None, moves: int | None = No
         return problem_of_game(game, ply, moves, max_positions, source=source)
 
 
-def position_belief(fen: str, hidden: list[str], rules: "RuleSet", resources: Resources | None = None
-                    ) -> "BeliefState":
+def position_belief(fen: str, hidden: list[str], rules: "RuleSet", resources: Resources | None = None,
+                    reachable: bool = True) -> "BeliefState":
     """Every legal placement of the ``hidden`` units (``b:dark``, ``k:e2,e5``...) into ``fen``
-    (within the memory budget of ``resources``)."""
+    (within the memory budget of ``resources``); with ``reachable``, those some
+    game reaches (the others counted in the belief's ``left_out``)."""
     import chess
 
     from ksolve.belief import BeliefState
@@ -227,11 +228,11 @@ def position_belief(fen: str, hidden: list[str], rules: "RuleSet", resources: Re
         board = chess.Board(fen)
     except ValueError as error:
         raise InputError(f"--fen: invalid FEN {fen!r}: {error}") from None
-    reason = position_error(board, units, fog=rules.fog) if board.turn == chess.WHITE else None
+    reason = position_error(board, units, fog=rules.fog, reachable=reachable) if board.turn == chess.WHITE else None
     if reason:
         raise InputError(f"--fen: {reason}")
     try:
-        return BeliefState.from_hidden(fen, units, rules.fog, resources)
+        return BeliefState.from_hidden(fen, units, rules.fog, resources, reachable)
     except ValueError as error:
         raise InputError(f"--hidden/--fen: {error}", getattr(error, "setting", None)) from None
 

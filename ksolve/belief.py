@@ -29,6 +29,7 @@ from numba import njit
 from ksolve.board.layout import COLUMN_BLACK, COLUMN_HALFMOVE, COLUMN_HASH, COLUMN_TURN, POSITION_WIDTH
 from ksolve.hidden import HiddenUnit, enumerate_placements, parse_hidden_unit
 from ksolve.resources import Resources
+from ksolve.retro import LeftOut
 from ksolve.rules.base import Outcomes, RuleSet
 from ksolve.rules.codes import END_MASK, END_SHIFT, ILLEGAL
 
@@ -38,6 +39,8 @@ class BeliefState:
     """A set of positions, sorted by hash, without duplicates."""
 
     positions: np.ndarray
+    left_out: LeftOut = field(default=LeftOut(), repr=False, compare=False)
+    """The placements left out when the belief was enumerated, no game reaching them (``from_hidden``)."""
     key: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -61,19 +64,26 @@ class BeliefState:
 
     @classmethod
     def from_hidden(cls, fen: str, hidden: list[str | HiddenUnit], fog: bool = False,
-                    resources: Resources | None = None) -> "BeliefState":
+                    resources: Resources | None = None, reachable: bool = True) -> "BeliefState":
         """Every legal placement of the hidden units into the visible position ``fen``
-        (``fog``: Fog of War, where a king may stand attacked), within the
-        memory budget of ``resources`` and telling its progress.
+        (``fog``: Fog of War, where a king may stand attacked) that some game
+        reaches (``reachable``; see ``ksolve.retro``: the others are counted in
+        ``left_out``), within the memory budget of ``resources`` and telling
+        its progress.
 
         Raises ``ValueError`` (``HiddenUnitError``, ``OverMemoryBudget``) naming what is wrong.
+
+        >>> belief = BeliefState.from_hidden("4k3/8/p4pp1/1p1pp2p/2p5/3N4/R7/b4K2 w - - 0 1", ["b:any"])
+        >>> len(belief), belief.left_out.total  # no second dark-squared bishop without a promotion
+        (22, 29)
         """
         try:
             board = chess.Board(fen)
         except ValueError as error:
             raise ValueError(f"invalid FEN {fen!r}: {error}") from None
         units = [parse_hidden_unit(h) if isinstance(h, str) else h for h in hidden]
-        return cls(enumerate_placements(board, units, fog, resources))
+        placed = enumerate_placements(board, units, fog, resources, reachable)
+        return cls(placed.rows, placed.left_out)
 
     def __len__(self) -> int:
         return self.positions.shape[0]

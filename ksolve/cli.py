@@ -414,10 +414,12 @@ def referee(rules_name: str, fen: str, attempts: tuple[str, ...]) -> None:
               help="For a game: the largest belief to estimate.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
               help="For a game: write an SVG heatmap of Black's possible squares.")
+@click.option("--positions", "position_set", type=click.Choice(["reachable", "all"]), default="reachable",
+              show_default=True, help="With --fen: the positions some game reaches, or every legal one.")
 @max_memory_option
 @click.argument("events", nargs=-1)
 def belief(rules_name: str, fen: str | None, hidden: tuple[str, ...], max_positions: int, output: str | None,
-           events: tuple[str, ...]) -> None:
+           position_set: str, events: tuple[str, ...]) -> None:
     """Print the size of White's belief and where Black's men may stand: at
     the end of a Kriegspiel game (``ksolve belief GAME.pgn``: White's belief
     estimated from his filtered history, a text heatmap per black man type),
@@ -447,11 +449,13 @@ def belief(rules_name: str, fen: str | None, hidden: tuple[str, ...], max_positi
         fail("-o: the heatmap is for a game's belief (GAME.pgn)")
     rules = load_rules(rules_name)
     with input_errors():
-        state = ksolve.position_belief(fen, list(hidden), rules, resources())
+        state = ksolve.position_belief(fen, list(hidden), rules, resources(), reachable=position_set == "reachable")
         beliefs = [state]
         for number, event in enumerate(events, 1):
             beliefs.append(apply_event(beliefs[-1], rules, event, number))
     click.echo(f"Belief: {len(state)} positions ({rules.name})")
+    if state.left_out.total:
+        click.echo(f"Left out: {state.left_out.describe()}")
     for event, after in zip(events, beliefs[1:]):
         click.echo(f"after {event}: {len(after)} positions")
     squares = hidden_squares_text(beliefs[-1])

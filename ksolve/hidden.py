@@ -32,6 +32,7 @@ from ksolve.board.tables import SQUARE_BB
 from ksolve.board.validity import is_legal_position
 from ksolve.board.zobrist import position_hash
 from ksolve.resources import OverMemoryBudget, Resources
+from ksolve.retro import REACHABLE, LeftOut, left_out, reason_codes
 
 class HiddenUnitError(ValueError):
     """A hidden-unit specification that cannot be read, or that no position satisfies."""
@@ -123,10 +124,22 @@ SAMPLE_SIZE = 20_000
 """Random placements tried to estimate a large belief's size before enumerating it."""
 
 
+@dataclass(frozen=True)
+class Placements:
+    """The positions a visible board and its hidden units make."""
+
+    rows: np.ndarray
+    """Position rows, sorted by hash, without duplicates."""
+    left_out: LeftOut = LeftOut()
+    """The legal placements no game reaches (``ksolve.retro``), not in ``rows``."""
+
+
 def enumerate_placements(board: chess.Board, units: list[HiddenUnit], fog: bool = False,
-                         resources: Resources | None = None) -> np.ndarray:
+                         resources: Resources | None = None, reachable: bool = True) -> Placements:
     """Every legal position made by placing ``units`` on empty allowed squares
-    of ``board``: position rows, duplicates removed, sorted by hash.
+    of ``board``: position rows, duplicates removed, sorted by hash; with
+    ``reachable``, those some game reaches (``ksolve.retro``), the others
+    counted in ``left_out``.
 
     Identical units are placed in increasing square order (each position is
     made once).  The placements are tried in batches, ``resources.progress``
@@ -135,9 +148,11 @@ def enumerate_placements(board: chess.Board, units: list[HiddenUnit], fog: bool 
     ``OverMemoryBudget``.  Raises ``HiddenUnitError`` when the belief would be
     empty (naming why).  With ``fog`` (Fog of War) a king may stand attacked.
 
-    >>> rows = enumerate_placements(chess.Board("8/8/8/8/8/8/8/K6k w - - 0 1"), [parse_hidden_unit("b:c3,e3")] * 2)
-    >>> rows.shape[0]  # bishops on c3 and e3, placed once
+    >>> placed = enumerate_placements(chess.Board("8/8/8/8/8/8/8/K6k w - - 0 1"), [parse_hidden_unit("b:c3,e3")] * 2)
+    >>> placed.rows.shape[0]  # bishops on c3 and e3, placed once
     1
+    >>> placed.left_out.total  # Black's eight pawns missing: one of them promoted
+    0
     """
     from ksolve.board.convert import position_from_board
 
@@ -168,8 +183,29 @@ def enumerate_placements(board: chess.Board, units: list[HiddenUnit], fog: bool 
                               "on one square or gives an illegal position (king count, check on the "
                               "side not to move, pawns on the first or last rank)")
     kept = sort_unique(rows[:kept], np.argsort(rows[:kept, COLUMN_HASH]))
+    dropped = LeftOut()
+    if reachable:
+        codes = reason_codes(rows[:kept])
+        if (codes != REACHABLE).any():
+            dropped = left_out(rows[:kept], codes)
+            kept = keep_rows(rows[:kept], codes == REACHABLE)
+            if kept == 0:
+                raise HiddenUnitError(f"no placement of the hidden units is reachable in a game: "
+                                      f"{dropped.reasons[0][0]}")
     rows.resize((kept, POSITION_WIDTH), refcheck=False)  # in place: no copy of the belief
-    return rows
+    return Placements(rows, dropped)
+
+
+@njit(cache=True)
+def keep_rows(rows, keep):
+    """Move the rows where ``keep`` holds to the front, in order: returns how many."""
+    kept = 0
+    for i in range(rows.shape[0]):
+        if keep[i]:
+            if kept != i:
+                rows[kept, :] = rows[i, :]
+            kept += 1
+    return kept
 
 
 def _options(board: chess.Board, units: list[HiddenUnit]

@@ -6,9 +6,11 @@ the visible men alone: too many kings, pawns or men of a side (counting the
 hidden units that must be placed), a pawn on the first or eighth rank,
 castling rights without king and rook at home, an impossible en-passant
 square, and (outside Fog of War) the side not to move in check where no
-hidden unit could block the check.  A missing king is an error only when no
-hidden unit can be that king.  What depends on the placement is left to the
-enumeration.
+hidden unit could block the check, and (with ``reachable``) men that no game
+reaches by the counts of ``ksolve.retro`` (promotions against missing pawns,
+pawn captures against missing men, shut-in bishops).  A missing king is an
+error only when no hidden unit can be that king.  What depends on the
+placement is left to the enumeration.
 
 >>> position_error(chess.Board("4k3/8/8/8/8/8/8/4K2K w - - 0 1"), [])
 'two white kings (e1, h1): each side has exactly one king'
@@ -22,13 +24,15 @@ from __future__ import annotations
 import chess
 
 from ksolve.hidden import HiddenUnit
+from ksolve.retro import unreachable_reason
 
 _COLOR = {chess.WHITE: "white", chess.BLACK: "black"}
 _NUMBER = {2: "two", 3: "three", 4: "four"}
 _CASTLING = {chess.H1: "K", chess.A1: "Q", chess.H8: "k", chess.A8: "q"}
 
 
-def position_error(board: chess.Board, hidden: list[HiddenUnit], fog: bool = False) -> str | None:
+def position_error(board: chess.Board, hidden: list[HiddenUnit], fog: bool = False,
+                   reachable: bool = True) -> str | None:
     """The first rule the visible ``board`` breaks whatever the ``hidden`` units
     (see the module doc), in words; None if none is certain.
 
@@ -36,11 +40,17 @@ def position_error(board: chess.Board, hidden: list[HiddenUnit], fog: bool = Fal
     'a white pawn on a1: pawns never stand on the first or eighth rank'
     >>> position_error(chess.Board("4k3/8/8/8/8/8/8/4K3 w K - 0 1"), [])
     'castling right K without the white king on e1 and a rook on h1'
+    >>> position_error(chess.Board("4k3/8/8/8/8/8/PPPPPPPP/QQ2K3 w - - 0 1"), [])
+    'no game reaches it: a second white queen (b1) needs a promotion, and no white pawn is missing'
     """
     for check in (_kings, _pawns, _men, _castling, _en_passant):
         reason = check(board, hidden)
         if reason:
             return reason
+    if reachable:
+        reason = unreachable_reason(board)
+        if reason:
+            return f"no game reaches it: {reason}"
     return None if fog else _opposite_check(board, hidden)
 
 

@@ -10,6 +10,7 @@ The format is documented in ``docs/guide/problem-format.md``; in short::
     stipulation = "#8"          # mate in 8; "xk3": capture the king in 3 (Fog of War)
     rules = "berkeley"
     # probes = 3                # rules = "modern" only: squares per probe, 1 to 7 (default 7)
+    # positions = "all"         # keep placements no game reaches (default "reachable")
 
     [position]
     fen = "8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1"
@@ -38,12 +39,14 @@ import chess
 from ksolve.errors import InputError, NotText, read_text
 from ksolve.hidden import HiddenUnit, HiddenUnitError, parse_hidden_unit, parse_squares
 from ksolve.legality import position_error
+from ksolve.retro import unreachable_reason
 from ksolve.rules import RULE_SET_NAMES, UnknownRules, get_rules, kriegspiel_rule_set_names
 from ksolve.rules.condition import Condition
 from ksolve.rules.variants import DEFAULT_RULES, VARIANTS, VariantPreset, variant_preset
 
 if TYPE_CHECKING:
     from ksolve.belief import BeliefState
+    from ksolve.retro import LeftOut
     from ksolve.resources import Resources
     from ksolve.rules.base import RuleSet
 
@@ -52,7 +55,9 @@ YEARS = range(1000, 3000)
 """The years a problem's ``year`` may name."""
 _STIPULATION = re.compile(r"^\s*(#|xk)\s*(\d+)\s*$", re.IGNORECASE)
 _TOP_FIELDS = {"id", "title", "author", "source", "year", "award", "stipulation", "rules", "position",
-               "published", "notes", "condition", "twin", "variant", "probes"}
+               "published", "notes", "condition", "twin", "variant", "probes", "positions"}
+POSITION_SETS = ("reachable", "all")
+"""``positions = ...``: the positions some game reaches (the problemist's convention), or every legal one."""
 _UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 _CONDITION_FIELDS = {"moves", "move", "at", "note"}
 _TWIN_FIELDS = {"name", "fen", "hidden", "positions", "stipulation", "key", "note"}
@@ -104,6 +109,8 @@ class Problem:
     """The TOML text the problem was read from (what the independent checker reads)."""
     resources: "Resources | None" = field(default=None, repr=False, compare=False)
     """The memory budget of the belief's enumeration and who hears of its progress (``ksolve.resources``)."""
+    reachable: bool = True
+    """Whether the positions no game reaches are left out (``positions = "reachable"``, the default)."""
     _belief: "BeliefState | None" = field(default=None, init=False, repr=False, compare=False)
 
     def belief(self) -> "BeliefState":
@@ -112,6 +119,11 @@ class Problem:
         if self._belief is None:
             self._belief = self._enumerate_belief()
         return self._belief
+
+    @property
+    def left_out(self) -> "LeftOut":
+        """The placements of the hidden units left out of the belief because no game reaches them."""
+        return self.belief().left_out
 
     def _repr_svg_(self) -> str:
         """The diagram with the hidden units' possible squares (Jupyter)."""
@@ -131,7 +143,8 @@ class Problem:
             belief = BeliefState.from_positions(rows)
         else:
             try:
-                belief = BeliefState.from_hidden(self.fen, self.hidden, self.rules.fog, self.resources)
+                belief = BeliefState.from_hidden(self.fen, self.hidden, self.rules.fog, self.resources,
+                                                 self.reachable)
             except (ValueError, HiddenUnitError) as error:
                 raise ProblemError(self.source, "position.hidden" if self.hidden else "position.fen",
                                    str(error), getattr(error, "setting", None)) from None
@@ -286,11 +299,21 @@ def _from_data(data: dict, text: str, source: str, default_id: str, resources: "
     problem.twin, problem.variant = twin, variant
     _read_conditions(data.get("condition", []), problem, source)
     _read_probes(data, problem, source)
+    _read_position_set(data, problem, source)
     _read_position(data.get("position"), problem, source)
     _read_published(data.get("published"), problem, source)
     _check_condition_moves(problem, source)
     problem.belief()  # an empty, contradictory or oversized belief is a bad problem file
     return problem
+
+
+def _read_position_set(data: dict, problem: Problem, source: str) -> None:
+    """``positions = "reachable"`` (the default) or ``"all"``."""
+    value = data.get("positions", "reachable")
+    if value not in POSITION_SETS:
+        raise ProblemError(source, "positions", f"must be one of {', '.join(map(repr, POSITION_SETS))} (the positions "
+                                                f"some game reaches, or every legal one), got {_shown(value)}")
+    problem.reachable = value == "reachable"
 
 
 def _read_variant(data: dict, source: str) -> "VariantPreset | None":
@@ -427,7 +450,11 @@ def _read_position(section: Any, problem: Problem, source: str) -> None:
         if not isinstance(fens, list) or not fens or not all(isinstance(f, str) for f in fens):
             raise ProblemError(source, "position.positions", "must be a non-empty list of FEN strings")
         for number, fen in enumerate(fens, 1):
-            _check_fen(fen, problem, source, f"position.positions[{number}]")
+            board = _check_fen(fen, problem, source, f"position.positions[{number}]")
+            reason = unreachable_reason(board) if problem.reachable else None
+            if reason:
+                raise ProblemError(source, f"position.positions[{number}]", f"no game reaches it: {reason} "
+                                   "(positions = \"all\" keeps such positions)")
         problem.positions = fens
         problem.fullmove = chess.Board(fens[0]).fullmove_number
         numbers = sorted({chess.Board(fen).fullmove_number for fen in fens})
@@ -449,7 +476,8 @@ def _read_position(section: Any, problem: Problem, source: str) -> None:
         raise ProblemError(source, "position.hidden", "must be a list of units")
     for number, unit in enumerate(hidden, 1):
         problem.hidden.append(_read_unit(unit, source, f"position.hidden[{number}]"))
-    reason = position_error(board, problem.hidden, fog=problem.rules.fog) or _too_many_units(board, problem.hidden)
+    reason = position_error(board, problem.hidden, fog=problem.rules.fog, reachable=problem.reachable) \
+        or _too_many_units(board, problem.hidden)
     if reason:
         raise ProblemError(source, "position.hidden" if reason.startswith("hidden unit") else "position.fen",
                            reason)

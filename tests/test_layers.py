@@ -98,7 +98,7 @@ def test_only_the_execution_package_starts_processes() -> None:
     (("ksolve.cli", "ksolve.web"), ("ksolve.board", "ksolve.rules.kernels", "ksolve.search", "ksolve.belief")),
     # the checker is independent by design
     ("ksolve.checker", ("ksolve.board", "ksolve.rules", "ksolve.search", "ksolve.belief", "ksolve.compilation",
-                        "numba")),
+                        "ksolve.retro", "ksolve.hidden", "ksolve.legality", "numba")),
     # renderers never search
     ("ksolve.report", ("ksolve.search", "ksolve.solver", "ksolve.verification", "ksolve.execution", "ksolve.analysis")),
     # the engine knows nothing above it

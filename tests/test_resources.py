@@ -85,7 +85,7 @@ def test_enumeration_reports_its_progress_batch_by_batch(monkeypatch: pytest.Mon
     monkeypatch.setattr(ksolve.hidden, "PLACEMENTS_PER_CALL", 10_000)
     heard = []
     rows = enumerate_placements(chess.Board(BARE_KINGS), [parse_hidden_unit(u) for u in FOUR_PIECES[:3]],
-                                resources=Resources(progress=lambda *counts: heard.append(counts)))
+                                resources=Resources(progress=lambda *counts: heard.append(counts))).rows
     total = 62 * 62 * 62
     assert len(heard) == -(-total // 10_000)
     assert [tried for tried, _, _ in heard] == sorted(tried for tried, _, _ in heard)

@@ -11,7 +11,9 @@ a side, at most 8 pawns and 16 men a side, no pawn on rank 1 or 8, and
 (except in Fog of War, which has no check rules) the side not to move not in
 check and at most two checkers.  Castling rights and the en-passant square
 are those of the visible position (cleaned as python-chess does) and are not
-revived by a hidden unit.
+revived by a hidden unit.  Unless the file says ``positions = "all"``, a
+position no game reaches (``ksolve.checker.reachable``) is left out, and a
+listed one refused.
 
 >>> problem = parse_problem('stipulation = "#8"\\nrules = "berkeley"\\n[position]\\n'
 ...                         'fen = "8/8/5B2/8/8/3N4/R6p/5K1k w - - 0 1"\\nhidden = ["b:dark"]\\n')
@@ -31,6 +33,7 @@ from typing import Any
 
 import chess
 
+from ksolve.checker.reachable import reachable
 from ksolve.checker.referee import MAX_PROBES, PROBES, RULE_SETS
 
 MAX_PLACEMENTS = 20_000_000
@@ -254,15 +257,16 @@ def parse_problem(text: str, rules: str | None = None, twin: str = "") -> CheckP
     if not isinstance(section, dict):
         raise ProblemFileError("position: missing table")
     fog = rules == "fog-of-war"
+    every = data.get("positions", "reachable") == "all"
     if "positions" in section:
-        problem.boards = explicit_positions(section["positions"], fog)
+        problem.boards = explicit_positions(section["positions"], fog, every)
         return problem
     fen, hidden = section.get("fen", ""), section.get("hidden", [])
     if not isinstance(fen, str):
         raise ProblemFileError(f"position.fen: must be a string, got {fen!r}")
     if not isinstance(hidden, list):
         raise ProblemFileError(f"position.hidden: must be a list of units, got {hidden!r}")
-    problem.boards = initial_positions(fen, [_unit_spec(unit) for unit in hidden], fog)
+    problem.boards = initial_positions(fen, [_unit_spec(unit) for unit in hidden], fog, every)
     return problem
 
 
@@ -359,8 +363,9 @@ def legal_for_ksolve(board: chess.Board, fog: bool) -> bool:
     return chess.popcount(board.checkers_mask()) <= 2
 
 
-def initial_positions(fen: str, units: list[str], fog: bool = False) -> list[chess.Board]:
-    """Every legal placement of the hidden ``units`` into ``fen``, duplicates removed.
+def initial_positions(fen: str, units: list[str], fog: bool = False, every: bool = False) -> list[chess.Board]:
+    """Every legal placement of the hidden ``units`` into ``fen`` that some game
+    reaches (``every``: reached or not), duplicates removed.
 
     >>> [b.epd() for b in initial_positions("7k/8/6K1/8/8/8/1R6/R7 w - - 0 1", ["p:a5,b5"])]
     ['7k/8/6K1/p7/8/8/1R6/R7 w - -', '7k/8/6K1/1p6/8/8/1R6/R7 w - -']
@@ -389,16 +394,17 @@ def initial_positions(fen: str, units: list[str], fog: bool = False) -> list[che
         board = base.copy(stack=False)
         for piece, square in placed:
             board.set_piece_at(square, piece)
-        if legal_for_ksolve(board, fog):
+        if legal_for_ksolve(board, fog) and (every or reachable(board)):
             found.setdefault(board.epd(en_passant="xfen"), board)
     if not found:
-        raise ProblemFileError("position: no legal placement of the hidden units")
+        raise ProblemFileError("position: no legal placement of the hidden units that a game reaches")
     return list(found.values())
 
 
-def explicit_positions(fens: Any, fog: bool = False) -> list[chess.Board]:
+def explicit_positions(fens: Any, fog: bool = False, every: bool = False) -> list[chess.Board]:
     """The boards of a ``positions = [FEN, ...]`` list, each checked legal
-    (python-chess's status; Fog of War waives the check rules).
+    (python-chess's status; Fog of War waives the check rules) and, unless
+    ``every``, reached by some game.
 
     >>> len(explicit_positions(["k7/8/1K6/8/8/8/8/7R w - - 0 1"] * 2))
     1
@@ -416,6 +422,8 @@ def explicit_positions(fens: Any, fog: bool = False) -> list[chess.Board]:
         status = board.status() & ~(_CHECK_STATUS if fog else 0)
         if status or board.turn != chess.WHITE:
             raise ProblemFileError(f"position.positions[{number}]: illegal position {fen!r}")
+        if not every and not reachable(board):
+            raise ProblemFileError(f"position.positions[{number}]: no game reaches {fen!r}")
         board.castling_rights = board.clean_castling_rights()
         found.setdefault(board.epd(en_passant="xfen"), board)
     return list(found.values())

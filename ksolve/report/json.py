@@ -29,7 +29,9 @@ def result_json(result, problem=None) -> dict[str, Any]:
         data["reason"] = result.reason
     if problem is not None:
         data["problem"] = {"id": problem.id, "file": problem.source, "stipulation": problem.stipulation,
-                           "rules": problem.rules.name, "published_key": problem.published_key}
+                           "rules": problem.rules.name, "published_key": problem.published_key,
+                           "positions": "reachable" if problem.reachable else "all",
+                           "left_out": problem.left_out.as_dict()}
     if len(result.classes) > 1:
         data["first_announcements"] = [{"announcement": label, "size": size} for label, size in result.classes]
     if result.tree is not None:

@@ -251,7 +251,8 @@ def render_solution_text(problem, solution, full: bool = False) -> str:
 
 def stated_lines(problem) -> list[str]:
     """What the problem states beyond the position: its variant, the twin and
-    what it changes, each condition on Black's play (with its note).
+    what it changes, each condition on Black's play (with its note), and the
+    placements of the hidden units left out because no game reaches them.
 
     >>> from ksolve.problem import load_problem_text
     >>> problem = load_problem_text('stipulation = "#2"\\nrules = "berkeley"\\n[[condition]]\\nmove = "a8b8"\\nat = 1\\n'
@@ -267,6 +268,9 @@ def stated_lines(problem) -> list[str]:
         lines.append(f"Twin {problem.twin}" + (f": {problem.twin_note}" if problem.twin_note else ""))
     for condition in getattr(problem, "conditions", []):
         lines.append(f"Condition: {condition.text()}" + (f" ({condition.note})" if condition.note else ""))
+    left_out = getattr(problem, "left_out", None)
+    if left_out is not None and left_out.total:
+        lines.append(f"Left out: {left_out.describe()}")
     return lines
 
 
