@@ -91,6 +91,15 @@ def test_check_gives_the_belief_size_and_the_hidden_units_squares(client):
     bishop = summary["hidden"][0]
     assert (bishop["piece"], bishop["name"], bishop["optional"], len(bishop["squares"])) == ("b", "bishop", False, 32)
     assert len(summary["possible"]["b"]) == 30 and "f6" not in summary["possible"]["b"]
+    assert summary["left_out"] == ""
+
+
+def test_check_says_which_placements_no_game_reaches(client):
+    text = ('stipulation = "#2"\nrules = "berkeley"\n[position]\n'
+            'fen = "4k3/8/p4pp1/1p1pp2p/2p5/3N4/R7/b4K2 w - - 0 1"\nhidden = ["b:any"]\n')
+    summary = client.post("/api/problems/check", json={"problem": text}).json()
+    assert summary["size"] == 22
+    assert summary["left_out"].startswith("29 placements no game reaches: a second black dark-squared bishop")
 
 
 @pytest.mark.parametrize("text, start", [
@@ -99,6 +108,10 @@ def test_check_gives_the_belief_size_and_the_hidden_units_squares(client):
     ('stipulation = "#2"\nrules = "berkley"\n[position]\nfen = "8/8/8/8/8/8/8/K6k w - - 0 1"\n', "<problem>: rules: "),
     ('stipulation = "#2"\nrules = "berkeley"\n[position]\nfen = "8/8/8/8/8/8/8/K6k w - - 0 1"\nhidden = ["x:e4"]\n',
      "<problem>: position.hidden[1]: "),
+    ('stipulation = "#2"\nrules = "berkeley"\n[position]\nfen = "4k3/8/8/8/3B4/8/PPPPPPPP/4K3 w - - 0 1"\n',
+     "<problem>: position.fen: no game reaches it: a white dark-squared bishop on d4 (the c1 bishop is shut in"),
+    ('stipulation = "#2"\nrules = "berkeley"\n[position]\nfen = "8/8/p4pp1/1p1pp2p/2p5/3N4/R7/b4K1k w - - 0 1"\n'
+     'hidden = ["b:dark"]\n', "<problem>: position.hidden: no placement of the hidden units is reachable in a game"),
 ])
 def test_a_bad_problem_gets_422_and_the_loaders_one_line(client, text, start):
     assert one_line_error(client.post("/api/problems/check", json={"problem": text}), 422).startswith(start)

@@ -43,6 +43,8 @@ class ProblemSummary:
     hidden: list[HiddenUnitSummary] = field(default_factory=list)
     possible: dict[str, list[str]] = field(default_factory=dict)
     """Per black man type (``b``, ``n``...) whose square White does not know: where it may stand."""
+    left_out: str = ""
+    """The placements left out because no game reaches them, in words ("" when none)."""
 
 
 def check_problem(text: str, memory: int) -> ProblemSummary:
@@ -63,4 +65,4 @@ def check_problem(text: str, memory: int) -> ProblemSummary:
     possible = {piece.symbol(): [chess.square_name(s) for s in chess.scan_forward(squares)]
                 for piece, squares in belief.hidden_squares()}
     return ProblemSummary(len(belief), problem.stipulation, problem.moves, problem.rules.name, problem.goal,
-                          problem.fen, problem.title, problem.author, hidden, possible)
+                          problem.fen, problem.title, problem.author, hidden, possible, belief.left_out.describe())

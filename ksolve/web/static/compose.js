@@ -402,7 +402,8 @@ export function initCompose() {
     try {
       const answer = await api('POST', '/api/problems/check', { problem: text });
       if (serial !== checkSerial) return;
-      showStatus(`${plural(answer.size, 'position')}${answer.size === 1 ? '' : ' White cannot tell apart'} · ${answer.stipulation} · ${answer.rules}`, 'good', plural(answer.size, 'position'));
+      const leftOut = answer.left_out ? ` · ${answer.left_out.split(':')[0]}` : '';
+      showStatus(`${plural(answer.size, 'position')}${answer.size === 1 ? '' : ' White cannot tell apart'} · ${answer.stipulation} · ${answer.rules}${leftOut}`, 'good', plural(answer.size, 'position'));
       workbench.set({ toml: text, check: answer, error: null });
       if (answer.possible && !tomlOnly) {
         possible = answer.possible;
