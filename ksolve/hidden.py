@@ -185,8 +185,8 @@ def enumerate_placements(board: chess.Board, units: list[HiddenUnit], fog: bool 
     kept = sort_unique(rows[:kept], np.argsort(rows[:kept, COLUMN_HASH]))
     dropped = LeftOut()
     if reachable:
-        codes = reason_codes(rows[:kept])
-        if (codes != REACHABLE).any():
+        codes, broken = reason_codes(rows[:kept])
+        if broken:
             dropped = left_out(rows[:kept], codes)
             kept = keep_rows(rows[:kept], codes == REACHABLE)
             if kept == 0:

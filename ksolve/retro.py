@@ -170,29 +170,30 @@ def fewest_pawn_captures(files: list[int], steps: list[int]) -> int:
     >>> fewest_pawn_captures([0, 0], [1, 1]), fewest_pawn_captures([0, 0, 0], [0, 1, 1])
     (1, 99)
     """
-    return int(_fewest_captures(np.array(files, dtype=np.int64), np.array(steps, dtype=np.int64)))
+    best, following = np.empty(256, dtype=np.int64), np.empty(256, dtype=np.int64)
+    return int(_fewest_captures(np.array(files + [0] * (8 - len(files)), dtype=np.int64),
+                                np.array(steps + [0] * (8 - len(steps)), dtype=np.int64), len(files), best, following))
 
 
-def reason_codes(rows: np.ndarray) -> np.ndarray:
+MEMO_SIZE = 1 << 11
+"""Pawn structures remembered per side in one ``reason_codes`` call (a belief holds few)."""
+
+
+def reason_codes(rows: np.ndarray) -> tuple[np.ndarray, int]:
     """Per position row, ``REACHABLE`` or the code of the first rule it breaks
-    (see ``REASON_CODES``), as ``unreachable_reason`` decides it.
+    (see ``REASON_CODES``), as ``unreachable_reason`` decides it; and how many
+    rows break one.
 
     >>> from ksolve.board.convert import position_from_board
     >>> row = position_from_board(chess.Board("rnbqkbnr/pppppppp/8/8/8/P7/P7/4K3 w - - 0 1"))
-    >>> reason_codes(row.reshape(1, -1)).tolist()
-    [2]
+    >>> codes, broken = reason_codes(row.reshape(1, -1))
+    >>> codes.tolist(), broken
+    ([2], 1)
     """
-    codes = np.zeros(rows.shape[0], dtype=np.int8)
-    _reason_codes(rows, codes)
-    return codes
-
-
-@njit(cache=True)
-def _reason_codes(rows, codes):
-    files = np.empty(8, dtype=np.int64)
-    steps = np.empty(8, dtype=np.int64)
-    for i in range(rows.shape[0]):
-        codes[i] = _first_broken(rows[i], files, steps)
+    codes = np.empty(rows.shape[0], dtype=np.int8)
+    memo = np.zeros((2, 2, MEMO_SIZE), dtype=np.uint64)
+    broken = _reason_codes(rows, codes, memo, np.empty((4, 256), dtype=np.int64))
+    return codes, int(broken)
 
 
 _DARK = np.uint64(chess.BB_DARK_SQUARES)
@@ -202,20 +203,42 @@ _HOME_SQUARES = np.array([[chess.C1, chess.B2, chess.D2, chess.F1, chess.E2, che
                           [chess.F8, chess.E7, chess.G7, chess.C8, chess.B7, chess.D7]], dtype=np.int64)
 
 
+# The loops below run without numba's reference counting (``_nrt=False``, as in
+# ``ksolve.hidden``): every array they use is allocated by the caller.
+
+@njit(cache=True, _nrt=False)
+def _reason_codes(rows, codes, memo, work):
+    broken = 0
+    for i in range(rows.shape[0]):
+        codes[i] = _first_broken(rows, i, memo, work)
+        if codes[i] != REACHABLE:
+            broken += 1
+    return broken
+
+
 @njit(cache=True, inline="always")
 def _bit(bb, square):
     return (bb >> np.uint64(square)) & np.uint64(1)
 
 
-@njit(cache=True)
-def _first_broken(row, files, steps):
+@njit(cache=True, inline="always")
+def _files_distinct(pawns):
+    """Whether no two of ``pawns`` share a file (the ranks folded onto one byte)."""
+    folded = pawns | (pawns >> np.uint64(32))
+    folded |= folded >> np.uint64(16)
+    folded |= folded >> np.uint64(8)
+    return popcount(folded & np.uint64(0xFF)) == popcount(pawns)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _first_broken(rows, i, memo, work):
     for side in range(2):
         column = COLUMN_WHITE if side == 0 else COLUMN_BLACK
         other = COLUMN_BLACK if side == 0 else COLUMN_WHITE
-        pawns = row[column]
-        needs = max(0, popcount(row[column + 4]) - 1) + max(0, popcount(row[column + 3]) - 2) \
-            + max(0, popcount(row[column + 1]) - 2)
-        bishops = row[column + 2]
+        pawns = rows[i, column]
+        needs = max(0, popcount(rows[i, column + 4]) - 1) + max(0, popcount(rows[i, column + 3]) - 2) \
+            + max(0, popcount(rows[i, column + 1]) - 2)
+        bishops = rows[i, column + 2]
         for shade in range(2):
             home = _HOME_SQUARES[side, 3 * shade]
             on_shade = popcount(bishops & (_DARK if shade == 0 else _LIGHT))
@@ -225,36 +248,53 @@ def _first_broken(row, files, steps):
                 needs += max(0, on_shade - 1)
         if needs > 8 - popcount(pawns):
             return 1 + 2 * side + _PROMOTIONS
-        count = 0
-        rest = pawns
-        while rest:
-            square = lsb(rest)
-            rest &= rest - np.uint64(1)
-            files[count] = square & 7
-            steps[count] = (square >> 3) - 1 if side == 0 else 6 - (square >> 3)
-            count += 1
+        if _files_distinct(pawns):
+            continue  # each pawn on its own file: no capture needed
         missing = 16
         for piece in range(6):
-            missing -= popcount(row[other + piece])
-        if _fewest_captures(files[:count], steps[:count]) > missing:
+            missing -= popcount(rows[i, other + piece])
+        if _remembered_captures(pawns, side, memo[side, 0], memo[side, 1], work) > missing:
             return 1 + 2 * side + _CAPTURES
     return REACHABLE
 
 
-@njit(cache=True)
-def _fewest_captures(files, steps):
-    """See ``fewest_pawn_captures``: 0 at once when the files are distinct, else
-    the cheapest assignment by dynamic programming over the starting files taken."""
-    count = files.shape[0]
-    seen = 0
-    for p in range(count):
-        seen |= 1 << files[p]
-    if popcount(np.uint64(seen)) == count:
-        return 0
-    best = np.full(256, _IMPOSSIBLE, dtype=np.int64)
+@njit(cache=True, _nrt=False)
+def _remembered_captures(pawns, side, keys, values, work):
+    """``_fewest_captures`` of the pawn bitboard ``pawns``, remembered in the
+    open-addressing table ``keys``/``values`` (0: an empty slot)."""
+    slot = np.int64((pawns * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(53)) & (keys.shape[0] - 1)
+    for _ in range(8):
+        if keys[slot] == pawns:
+            return np.int64(values[slot])
+        if keys[slot] == 0:
+            break
+        slot = (slot + 1) & (keys.shape[0] - 1)
+    files, steps = work[0], work[1]
+    count = 0
+    rest = pawns
+    while rest:
+        square = lsb(rest)
+        rest &= rest - np.uint64(1)
+        files[count] = square & 7
+        steps[count] = (square >> 3) - 1 if side == 0 else 6 - (square >> 3)
+        count += 1
+    fewest = _fewest_captures(files, steps, count, work[2], work[3])
+    if keys[slot] == 0:
+        keys[slot] = pawns
+        values[slot] = np.uint64(fewest)
+    return fewest
+
+
+@njit(cache=True, _nrt=False)
+def _fewest_captures(files, steps, count, best, following):
+    """See ``fewest_pawn_captures``: the cheapest assignment of the first
+    ``count`` pawns, by dynamic programming over the starting files taken."""
+    for taken in range(256):
+        best[taken] = _IMPOSSIBLE
     best[0] = 0
     for p in range(count):  # best[taken]: the first p pawns from the files ``taken``
-        following = np.full(256, _IMPOSSIBLE, dtype=np.int64)
+        for taken in range(256):
+            following[taken] = _IMPOSSIBLE
         for taken in range(256):
             if best[taken] == _IMPOSSIBLE:
                 continue
@@ -263,7 +303,8 @@ def _fewest_captures(files, steps):
                     cost = best[taken] + abs(files[p] - start)
                     if cost < following[taken | (1 << start)]:
                         following[taken | (1 << start)] = cost
-        best = following
+        for taken in range(256):
+            best[taken] = following[taken]
     fewest = _IMPOSSIBLE
     for taken in range(256):
         fewest = min(fewest, best[taken])

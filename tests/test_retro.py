@@ -119,7 +119,7 @@ def played_positions(count: int, seed: int):
 def test_two_thousand_positions_against_the_slow_counter() -> None:
     boards = list(dense_positions(1500, seed=54)) + list(played_positions(500, seed=54))
     rows = np.stack([position_from_board(board, validate=False) for board in boards])
-    codes = reason_codes(rows)
+    codes, _ = reason_codes(rows)
     expected = [slow_reachable(board) for board in boards]
     assert [code == REACHABLE for code in codes] == expected
     assert [unreachable_reason(board) is None for board in boards] == expected
@@ -130,7 +130,7 @@ def test_two_thousand_positions_against_the_slow_counter() -> None:
 def test_every_position_of_played_games_is_reachable() -> None:
     boards = list(random_game_positions([START], games=60, seed=7, max_plies=300))
     rows = np.stack([position_from_board(board, validate=False) for board in boards])
-    assert len(boards) > 5000 and (reason_codes(rows) == REACHABLE).all()
+    assert len(boards) > 5000 and reason_codes(rows)[1] == 0
 
 
 # Final positions of famous games, each replayed here move by move: a game reaches them.
