@@ -302,3 +302,13 @@ def test_a_key_refuted_only_by_a_placement_no_game_reaches(tmp_path: Path) -> No
     assert checked.exit_code == 0 and "from all 1 initial positions" in checked.output
     refuted = runner.invoke(main, ["check", str(every), str(certificate)])
     assert refuted.exit_code == 1 and "the checker enumerates 2" in refuted.output
+
+
+def test_compose_refuses_material_no_game_reaches_and_places_only_reachable_men() -> None:
+    line = one_error_line('compose --material "KQQ+PPPPPPPP v K" --moves 2 -o out')
+    assert "--material: 'KQQ+PPPPPPPP v K': no game reaches it: 1 promotion needed" in line
+    from ksolve.compose.material import parse_material, random_placement
+
+    material = parse_material("KBB+PPPPPPPP v KPPPPPPPP")  # the bishops on two colours, the pawns each on a file
+    boards = [chess.Board(random_placement(material, random.Random(seed))) for seed in range(40)]
+    assert all(unreachable_reason(board) is None and slow_reachable(board) for board in boards)

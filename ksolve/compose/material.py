@@ -21,6 +21,7 @@ import chess
 
 from ksolve.errors import InputError
 from ksolve.games.generate import mating_kings
+from ksolve.retro import unreachable_reason
 
 
 @dataclass(frozen=True)
@@ -59,13 +60,30 @@ def parse_material(text: str) -> Material:
             men.append(chess.PIECE_SYMBOLS.index(letter.lower()))
         if men.count(chess.KING) != 1:
             raise InputError(f"--material: {text!r}: each side has exactly one king (K)")
+        promoted = _promoted(men)
+        if promoted > 8 - men.count(chess.PAWN):
+            missing = 8 - men.count(chess.PAWN)
+            raise InputError(f"--material: {text!r}: no game reaches it: {promoted} promotion{'s' * (promoted > 1)} "
+                             f"needed (men beyond one queen, two rooks, two knights and two bishops), and "
+                             f"{'no' if missing == 0 else f'only {missing}'} pawn{'s' * (missing != 1)} missing")
         sides.append(tuple(sorted(men, reverse=True)))
     return Material(*sides)
 
 
+def _promoted(men: list[int]) -> int:
+    """The fewest of ``men`` a promotion explains, whatever their squares (bishops on both colours).
+
+    >>> _promoted([chess.QUEEN, chess.QUEEN, chess.BISHOP, chess.BISHOP, chess.BISHOP])
+    2
+    """
+    return sum(max(0, men.count(piece) - first)
+               for piece, first in ((chess.QUEEN, 1), (chess.ROOK, 2), (chess.KNIGHT, 2), (chess.BISHOP, 2)))
+
+
 def random_placement(material: Material, rng: random.Random, tries: int = 1000) -> str:
-    """A legal position of ``material``, White to move and not yet mated or stalemated,
-    the black king usually on the edge and the white king near it (where mates are)."""
+    """A legal position of ``material`` that some game reaches (``ksolve.retro``), White
+    to move and not yet mated or stalemated, the black king usually on the edge and the
+    white king near it (where mates are)."""
     for _ in range(tries):
         board = chess.Board(None)
         kings = mating_kings(rng)
@@ -80,6 +98,7 @@ def random_placement(material: Material, rng: random.Random, tries: int = 1000) 
             free = [s for s in chess.SQUARES if board.piece_at(s) is None
                     and not (piece_type == chess.PAWN and chess.square_rank(s) in (0, 7))]
             board.set_piece_at(rng.choice(free), chess.Piece(piece_type, color))
-        if board.is_valid() and not board.is_game_over() and not board.is_check():
+        if board.is_valid() and not board.is_game_over() and not board.is_check() \
+                and unreachable_reason(board) is None:
             return board.fen()
     raise InputError(f"--material: {material.describe()}: no legal placement found")
