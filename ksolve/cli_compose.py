@@ -61,19 +61,26 @@ def task_printer(what: str, results: object = None):
     return progress
 
 
-def local_or_remote_cluster(jobs: int | None, scheduler: str | None, memory_limit: int | str = "auto"):
-    """``execution.cluster.optional_cluster`` for the command: ``--jobs`` kept to the
-    machine's cores (``capped``) and, when a cluster runs, Ctrl-C ending the
-    process right after its line (``exit_at_once_on_ctrl_c``)."""
+def cluster_jobs(jobs: int | None, scheduler: str | None) -> int | None:
+    """``--jobs`` of a run on Dask, as ``execution.cluster.optional_cluster`` takes it:
+    kept to the machine's cores (``capped``; None with ``--scheduler``, whose cluster
+    has its own workers) and, when a cluster runs, Ctrl-C ending the process right
+    after its line (``exit_at_once_on_ctrl_c``)."""
     from ksolve.cli_support import capped, exit_at_once_on_ctrl_c, say_when_interrupted
-    from ksolve.execution.cluster import optional_cluster
 
     jobs = None if scheduler else capped(jobs)
     if jobs is not None or scheduler:
         exit_at_once_on_ctrl_c()
         say_when_interrupted(lambda: f"before the first task ({'reaching ' + scheduler if scheduler else 'starting'}"
                                      f"{'' if scheduler else ' the local worker processes'})")
-    return optional_cluster(jobs, scheduler, memory_limit)
+    return jobs
+
+
+def local_or_remote_cluster(jobs: int | None, scheduler: str | None, memory_limit: int | str = "auto"):
+    """``execution.cluster.optional_cluster`` for the command, ``--jobs`` read by ``cluster_jobs``."""
+    from ksolve.execution.cluster import optional_cluster
+
+    return optional_cluster(cluster_jobs(jobs, scheduler), scheduler, memory_limit)
 
 
 def _memory_limit() -> int | str:

@@ -1,5 +1,7 @@
 """``ksolve endgame``: build, resume or show an endgame table (thin: parse,
-call ``ksolve.endgame`` / ``ksolve.read_endgame``, print).
+call ``ksolve.endgame`` / ``ksolve.read_endgame``, print).  Exit 0 with the
+table, 2 on bad input (one ``ksolve: error:`` line, before any long work), 3
+when the table stopped incomplete (``--timeout``, a failed task), 130 on Ctrl-C.
 
     ksolve endgame KQK --rules berkeley -o kqk.tsv     # the table; Ctrl-C, then the same to resume
     ksolve endgame --show kqk.tsv --report kqk.html    # its maximum and heat maps
@@ -7,10 +9,14 @@ call ``ksolve.endgame`` / ``ksolve.read_endgame``, print).
 
 from __future__ import annotations
 
+import sys
+
 import click
 
-from ksolve.cli_compose import jobs_option, scheduler_option
+from ksolve.cli_compose import cluster_jobs, jobs_option, scheduler_option
 from ksolve.cli_support import (
+    EXIT_UNKNOWN,
+    Seconds,
     check_writable,
     fail,
     input_errors,
@@ -32,8 +38,9 @@ from ksolve.cli_support import (
 @click.option("--start", type=click.Choice(["anywhere", "general"]), default="anywhere", show_default=True,
               help="Where the black king may start: any legal square, or in general position "
                    "(not next to a White man no other guards: no man lost at once).")
-@click.option("--timeout", type=click.FloatRange(min=0), default=0, show_default=True,
-              help="Stop after S seconds, keeping the rows decided (0: no limit).")
+@click.option("--timeout", type=Seconds(), default=0, show_default=True,
+              help="Stop after S seconds, the tables' build included, keeping the rows decided "
+                   "(exit 3; 0: no limit).")
 @jobs_option
 @scheduler_option
 @max_memory_option
@@ -52,7 +59,8 @@ def endgame(material: str | None, rules_name: str, output: str | None, max_moves
     """Kriegspiel endgame tables from total ignorance: for every placement of
     White's men (up to symmetry) in MATERIAL (KQK, KRK, KBBK, KBNK, KRRK, ...),
     the black king on any legal square, White to move, the shortest sure win
-    under the rule set.  Progress on stderr; Ctrl-C keeps the rows decided."""
+    under the rule set.  Progress on stderr; Ctrl-C keeps the rows decided.
+    Exit 0 with the whole table, 3 when it stopped incomplete (--timeout)."""
     import ksolve
     from ksolve.cli_support import _MAX_MEMORY
 
@@ -73,12 +81,15 @@ def endgame(material: str | None, rules_name: str, output: str | None, max_moves
                          click.get_current_context().meta.get(_MAX_MEMORY))
     _print(table)
     _write_pictures(table, report_file, svg_folder, certify_folder)
+    if show_file is None and not table.complete:
+        sys.exit(EXIT_UNKNOWN)
 
 
 def _compute(material: str, rules: str, output: str | None, max_moves: int, start: str, timeout: float,
              jobs: int | None, scheduler: str | None, memory: int | None):
     import ksolve
 
+    jobs = cluster_jobs(jobs, scheduler)
     say_when_compiling()
     seen = []
     last = [0.0]

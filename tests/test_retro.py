@@ -312,3 +312,8 @@ def test_compose_refuses_material_no_game_reaches_and_places_only_reachable_men(
     material = parse_material("KBB+PPPPPPPP v KPPPPPPPP")  # the bishops on two colours, the pawns each on a file
     boards = [chess.Board(random_placement(material, random.Random(seed))) for seed in range(40)]
     assert all(unreachable_reason(board) is None and slow_reachable(board) for board in boards)
+
+
+def test_play_refuses_a_start_no_game_reaches() -> None:
+    line = one_error_line('play --fen "4k3/8/8/8/3B4/8/PPPPPPPP/4K3 w - - 0 1"')
+    assert line.startswith("ksolve: error: --fen: no game reaches it: a white dark-squared bishop on d4")

@@ -47,6 +47,7 @@ from ksolve.games.model import STANDARD_FEN, Action, Ask, Game, Refused, Turn, h
 from ksolve.play.mirror import mirror_code, mirror_position
 from ksolve.play.moves import MoveTextError, played_san, read_move
 from ksolve.play.views import SideView, side_view
+from ksolve.retro import unreachable_reason
 from ksolve.rules import REGISTRY, codes, get_rules, kriegspiel_rule_set_names
 from ksolve.rules.notation import attempt_san, own_board
 from ksolve.rules.referee import Referee
@@ -103,7 +104,9 @@ class Observation:
 
 
 class GameSession:
-    """A game from a start position (Fog of War: the standard start only)."""
+    """A game from a start position: ``fen``, None for the standard start (Fog of
+    War: the standard start only); ``PlayError`` for a rule set not played here or
+    a FEN that is no position to play from (an empty one among them)."""
 
     def __init__(self, rules: str = "wild16", fen: str | None = None) -> None:
         if rules not in PLAYABLE:
@@ -111,6 +114,8 @@ class GameSession:
             raise PlayError(f"rules: {what}; played here: {', '.join(PLAYABLE)}")
         self.rules = get_rules(rules)
         self.rules_name = rules
+        if fen is not None and not fen.strip():
+            raise PlayError("fen: an empty FEN is no position (leave it out for the standard start)")
         if self.rules.fog and fen not in (None, STANDARD_FEN):
             raise PlayError("fen: Fog of War is played from the standard start position only")
         try:
@@ -118,6 +123,9 @@ class GameSession:
         except ValueError as error:
             raise PlayError(f"fen: {error}") from None
         start = chess.Board(fen or STANDARD_FEN)
+        unreachable = unreachable_reason(start)
+        if unreachable:
+            raise PlayError(f"fen: no game reaches it: {unreachable}")
         if not any(start.pseudo_legal_moves if self.rules.fog else start.legal_moves):
             raise PlayError("fen: the side to move has no move (mate or stalemate): there is no game to play")
         self.fen = fen

@@ -32,7 +32,7 @@ from ksolve.web.connections import KEEP_ALIVE_SECONDS, MAX_CONNECTIONS, bounded_
 from ksolve.web.jobs import JobManager
 from ksolve.web.security import HOST, TOKEN, Access, new_token
 
-UNSPECIFIED = ("0.0.0.0", "::", "")
+UNSPECIFIED = ("0.0.0.0", "::")
 """Addresses that listen on every interface of the machine."""
 
 
@@ -58,6 +58,9 @@ def access_for(host: str, token: str | None, no_token: bool, allow_hosts: Sequen
     """Who may use a workbench listening on ``host``: ``token`` None (no ``--token``), ``""``
     (``--token`` alone: a random one) or the token; a token always off loopback;
     ``allow_hosts``: the names a reverse proxy reaches it by."""
+    if not host.strip():
+        raise InputError(f"--host: {host!r} is not an address to listen on (127.0.0.1: this machine only; "
+                         "0.0.0.0: every interface)")
     if no_token and token is not None:
         raise InputError("--token, --no-token: give one of them")
     if no_token and not is_loopback(host):
