@@ -275,9 +275,10 @@ def _from_data(data: dict, text: str, source: str, default_id: str, resources: "
         raise ProblemError(source, "stipulation", f"{stipulation!r} is not '#N' (mate in N) or 'xkN' "
                                                   "(capture the king in N)")
     goal = "mate" if match.group(1) == "#" else "king-capture"
-    moves = int(match.group(2))
-    if not 1 <= moves <= MAX_MOVES:
+    digits = match.group(2)
+    if len(digits) > len(str(MAX_MOVES)) or not 1 <= int(digits) <= MAX_MOVES:
         raise ProblemError(source, "stipulation", f"the number of moves must be 1 to {MAX_MOVES}")
+    moves = int(digits)
     rules_name = _text(data, "rules", source, required=True)
     try:
         rules = get_rules(rules_name)

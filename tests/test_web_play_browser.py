@@ -11,6 +11,7 @@ moving nothing, the replay, a saved game, the board's size at 1280 and 400 px.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import chess
@@ -78,6 +79,15 @@ def men_on(page, board: str = "#play-board") -> dict[str, str]:
     """The men chessground shows: square -> "white pawn", ..."""
     return page.evaluate(f"""() => Object.fromEntries([...document.querySelectorAll('{board} cg-board piece')]
         .filter(p => !p.classList.contains('ghost') && p.cgKey).map(p => [p.cgKey, p.cgPiece]))""")
+
+
+def shows_men(page, men: dict[str, str], timeout: int = 10_000) -> bool:
+    """Whether chessground comes to show ``men`` within ``timeout`` ms (its move
+    animations and the computer's reply take a moment on a busy machine)."""
+    deadline = time.monotonic() + timeout / 1000
+    while men_on(page) != men and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    return men_on(page) == men
 
 
 def own_men(view: dict) -> dict[str, str]:
@@ -181,7 +191,7 @@ def play_twenty_plies_by_drag(page, server: str, rules: str) -> tuple[int, int, 
     state = state_of(page, "white")
     while state["plies"] < 20:
         assert not state["over"], (state["result"], state["termination"])
-        assert state["your_turn"] and men_on(page) == own_men(state["view"])
+        assert state["your_turn"] and shows_men(page, own_men(state["view"])), (men_on(page), state["view"])
         if rules == "wild16" and not refusals:
             answer = attempt_by_drag(page, *split(farthest(state)))
             drags += 1
@@ -189,7 +199,7 @@ def play_twenty_plies_by_drag(page, server: str, rules: str) -> tuple[int, int, 
                 refusals += 1
                 assert answer["answer"]["words"] == "Illegal move" and answer["state"]["your_turn"]
                 expect(page.locator("#play-turn")).to_contain_text("Your move")
-                assert men_on(page) == own_men(answer["state"]["view"])   # the man went back
+                assert shows_men(page, own_men(answer["state"]["view"]))  # the man went back
             state = answer["state"]
             if answer["answer"]["kind"] == "move":
                 continue
@@ -249,7 +259,7 @@ def test_hotseat_kriegspiel_to_the_mate_typed_and_dragged_with_refused_drags(con
     refused = attempt_by_drag(page, "e4", "e5")                                  # blocked by the unseen pawn
     assert refused["answer"] == {"kind": "illegal", "words": "No"}
     expect(page.locator("#curtain")).to_be_hidden()                               # the same player moves again
-    assert men_on(page) == own_men(refused["state"]["view"])                     # the pawn went back to e4
+    assert shows_men(page, own_men(refused["state"]["view"]))                    # the pawn went back to e4
     refused = attempt_by_drag(page, "e4", "d5")                                  # a pawn try: nothing on d5
     assert refused["answer"]["words"] == "No"
     assert attempt_by_drag(page, "f1", "c4")["answer"]["kind"] == "move"          # 2.Bc4, dragged after two refusals
@@ -422,6 +432,7 @@ def test_a_saved_pgn_loads_into_the_replay(context, server, tmp_path) -> None:
 def test_the_rule_set_shows_its_words_and_modern_is_not_offered(context, server) -> None:
     page = context.new_page()
     page.goto(server + "play")
+    expect(page.locator("#play-rules option")).to_have_count(7)
     options = page.eval_on_selector_all("#play-rules option", "options => options.map(o => o.value)")
     assert options == ["berkeley", "berkeley-any", "english", "cincinnati", "rand", "wild16", "fog-of-war"]
     expect(page.locator("#rulebook")).to_contain_text("Pawn at e4 captured")

@@ -72,6 +72,8 @@ async def read_json(request: Request) -> dict[str, Any]:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError) as error:
         raise ApiError(400, f"body: not JSON: {error}") from None
+    except RecursionError:
+        raise ApiError(400, "body: JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise ApiError(400, f"body: a JSON object expected, got {type(data).__name__}")
     return data
