@@ -28,7 +28,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TypeVar
 
 import chess
 import networkx as nx
@@ -43,6 +45,8 @@ from ksolve.rules.notation import attempt_san, own_board, played_san
 from ksolve.search.base import Search
 from ksolve.attempts import move_label, probe_text as probe_label
 from ksolve.search.prover import ASK, Prover, probe_mask
+
+T = TypeVar("T")
 
 MAX_LISTED_SQUARES = 8
 """Hidden units' squares are listed on a node when they are at most this many."""
@@ -130,10 +134,26 @@ def strategy_tree(prover: Prover, belief: BeliefState, moves: int,
     if first is not None and not search.attempt_wins(belief, first, moves):
         raise ValueError("this first attempt does not win within the given moves")
     types = tuple(sorted(piece.piece_type for piece, _ in belief.hidden_squares()))
-    tree = nx.DiGraph(moves=moves, rules=prover.rules.name, beliefs=beliefs, hidden_types=types, search=search)
+    tree = nx.DiGraph(moves=moves, rules=prover.rules.name, beliefs=beliefs, hidden_types=types, search=search,
+                      memo={})
     _white_node(tree, prover, belief, moves, number=1, chosen=None if first is None else (first, moves))
-    del tree.graph["beliefs"], tree.graph["search"]
+    del tree.graph["beliefs"], tree.graph["search"], tree.graph["memo"]
     return tree
+
+
+def _memo(tree: nx.DiGraph, key: tuple, compute: Callable[[], T]) -> T:
+    """What ``compute()`` gives for ``key``, computed once per tree: a strategy meets
+    the same belief on many branches (K+R against a hidden king: 56,000 White turns
+    over 2,400 beliefs), and its answers, replies and words are the same each time."""
+    memo = tree.graph["memo"]
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
+
+
+def _identity(belief: BeliefState) -> tuple[int, int]:
+    """A belief's identity in the memo, as in the result table: its digest and size."""
+    return belief.key, len(belief)
 
 
 def _add_node(tree: nx.DiGraph, **attributes) -> int:
@@ -145,7 +165,9 @@ def _add_node(tree: nx.DiGraph, **attributes) -> int:
 def _white_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: int, number: int,
                 state: int = FRESH, chosen: tuple[int, int] | None = None) -> int:
     rules = prover.rules
-    move, needed = chosen or prover.winning_move(belief, moves, state, tree.graph["search"])
+    prover.run.look()
+    move, needed = chosen or _memo(tree, ("move", *_identity(belief), moves, state),
+                                   lambda: prover.winning_move(belief, moves, state, tree.graph["search"]))
     node = _add_node(tree, kind="white", number=number, moves_left=needed, **_summary(tree, belief))
     if tree.graph["beliefs"] is not None:
         tree.graph["beliefs"][node] = (belief, state)
@@ -160,21 +182,30 @@ def _white_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: in
     if probe_mask(move):
         _probe_node(tree, prover, node, belief, probe_mask(move), needed, number)
         return node
-    label = move_label(belief, move)
+    label = _memo(tree, ("label", *_identity(belief), move), lambda: move_label(belief, move))
     black = _add_node(tree, kind="attempt", number=number, move=move_to_uci(move))
     tree.add_edge(node, black, kind="attempt", move=move_to_uci(move), label=label)
-    for key, part in belief.attempt(rules, move):
-        outcome = rules.outcome(key)
-        san = None if outcome is Outcome.REFUSED else played_label(rules, label, key)
+    for outcome, part, edge in _memo(tree, ("attempt", *_identity(belief), move),
+                                     lambda: _answers(rules, belief, move, label)):
         if outcome is Outcome.REFUSED:
             child = _white_node(tree, prover, part, needed, number, rules.state_after_refusal(state))
         elif outcome is Outcome.WON:
             child = _add_node(tree, kind="win", number=number, **_summary(tree, part))
         else:
             child = _black_node(tree, prover, part, needed - 1, number)
-        tree.add_edge(black, child, kind="answer", label=rules.describe(key), san=san,
-                      key=[int(k) for k in np.asarray(key)])
+        tree.add_edge(black, child, **edge)
     return node
+
+
+def _answers(rules: RuleSet, belief: BeliefState, move: int, label: str) -> list[tuple[Outcome, BeliefState, dict]]:
+    """The referee's answers to ``move``: each one's outcome, class and edge attributes."""
+    answers = []
+    for key, part in belief.attempt(rules, move):
+        outcome = rules.outcome(key)
+        san = None if outcome is Outcome.REFUSED else played_label(rules, label, key)
+        answers.append((outcome, part, {"kind": "answer", "label": rules.describe(key), "san": san,
+                                        "key": [int(k) for k in np.asarray(key)]}))
+    return answers
 
 
 def _probe_node(tree: nx.DiGraph, prover: Prover, node: int, belief: BeliefState, mask: int, moves: int,
@@ -192,15 +223,21 @@ def _probe_node(tree: nx.DiGraph, prover: Prover, node: int, belief: BeliefState
 def _black_node(tree: nx.DiGraph, prover: Prover, belief: BeliefState, moves: int, number: int) -> int:
     rules = prover.rules
     node = _add_node(tree, kind="black", number=number, moves_left=moves, **_summary(tree, belief))
-    for key, part in sorted(belief.replies(rules), key=lambda kc: -len(kc[1])):
+    for part, edge in _memo(tree, ("replies", *_identity(belief)), lambda: _replies(rules, belief)):
         child = _white_node(tree, prover, part, moves, number + 1)
-        tree.add_edge(node, child, kind="reply", label=rules.describe(key), san=_black_san(rules, key, belief, part),
-                      key=[int(k) for k in np.asarray(key)])
+        tree.add_edge(node, child, **edge)
     return node
 
 
+def _replies(rules: RuleSet, belief: BeliefState) -> list[tuple[BeliefState, dict]]:
+    """Black's replies grouped by what White hears, largest first: each class and its edge attributes."""
+    return [(part, {"kind": "reply", "label": rules.describe(key), "san": _black_san(rules, key, belief, part),
+                    "key": [int(k) for k in np.asarray(key)]})
+            for key, part in sorted(belief.replies(rules), key=lambda kc: -len(kc[1]))]
+
+
 def _summary(tree: nx.DiGraph, belief: BeliefState) -> dict:
-    return belief_summary(belief, tree.graph["hidden_types"])
+    return _memo(tree, ("summary", *_identity(belief)), lambda: belief_summary(belief, tree.graph["hidden_types"]))
 
 
 def _black_san(rules: RuleSet, key: np.ndarray, before: BeliefState, after: BeliefState) -> str | None:

@@ -490,14 +490,15 @@ def _write(path: Path, body: str) -> Path:
 
 
 def test_a_table_file_is_read_back_and_bad_ones_are_named(tmp_path) -> None:
-    good = _write(tmp_path / "a.tsv", "Ka1 Qh1\t40\t16\t5\t0.1\nKa1 Rd3\t45\tnone\t1\t0\n"
+    good = _write(tmp_path / "a.tsv", "Ka1 Qh1\t40\t16\t5\t0.1\nKa1 Qd3\t45\tnone\t1\t0\n"
                                       "Kb1 Qh1\t39\tnone within 20\t9\t0.5\nKc1 Qh1\t39\t1")
     table = read_table(good)  # the last line torn by a crash: left out
     assert [row.result for row in table.rows] == ["16", "none", "none within 20"]
     assert table.maximum == 16 and table.reaching_maximum()[0].squares == (chess.A1, chess.H1)
     for body, words in (("Ka1 Qh1\t40\tsixteen\t5\t0.1\n", "line 6: cannot read"),
                         ("Kz9 Qh1\t40\t16\t5\t0.1\n", "line 6: cannot read"),
-                        ("Ka1 Qh1\t40\t16\n\n", "line 6: expected 5")):
+                        ("Ka1 Qh1\t40\t16\n\n", "line 6: expected 5"),
+                        ("Ka1 Rd3\t45\tnone\t1\t0\n", "line 6: 'Ka1 Rd3' is not a placement of KQK")):
         with pytest.raises(ksolve.InputError, match=words):
             read_table(_write(tmp_path / "bad.tsv", body))
     (tmp_path / "no.tsv").write_text("hello\n")

@@ -44,7 +44,8 @@ def build_table(material: str, rules: str = "berkeley", *, output: str | Path | 
                 progress: Callable | None = None, building: Callable[[int, int], None] | None = None
                 ) -> EndgameTable:
     """The table of ``material`` under ``rules`` (see ``ksolve.endgame.sweep.sweep``);
-    bad input raises ``InputError`` naming it, before any long work."""
+    bad input raises ``InputError`` naming it, before any long work (a ``scheduler``
+    is reached first: ``execution.cluster.check_scheduler``)."""
     from ksolve.endgame.material import MaterialError, parse_material
     from ksolve.endgame.solver import DEFAULT_TABLE_BYTES, STARTS
     from ksolve.endgame.sweep import SweepSpec, sweep
@@ -73,6 +74,10 @@ def build_table(material: str, rules: str = "berkeley", *, output: str | Path | 
         wanted = EndgameTable(parsed.name, rule_set.name, max_moves, start=start)
         if (previous.material, previous.rules, previous.start) != (wanted.material, wanted.rules, wanted.start):
             raise InputError(f"{output}: a table of {previous.describe()}, not of {wanted.describe()}")
+    if scheduler:
+        from ksolve.execution.cluster import check_scheduler
+
+        check_scheduler(scheduler)
     table_bytes = DEFAULT_TABLE_BYTES if memory is None else max(1 << 20, memory // 2)
     spec = SweepSpec(parsed.name, rule_set.name, max_moves, table_bytes, start)
     return sweep(spec, output, jobs=jobs, scheduler=scheduler, seconds=seconds, progress=progress,

@@ -118,7 +118,11 @@ class EndgameModel:
     after captures, where the game goes on), built on creation."""
 
     def __init__(self, material: Material, rules: RuleSet,
-                 progress: Callable[[int, int], None] | None = None) -> None:
+                 progress: Callable[[int, int], None] | None = None,
+                 should_stop: Callable[[], None] | None = None) -> None:
+        """``progress(done, total)`` hears of the placements tabulated so far;
+        ``should_stop()`` is called between placements and between rounds of the
+        full-information bound, and ends the build by raising (a time limit)."""
         if rules.probes:
             raise ValueError(f"the {rules.name} rule set has probes: no endgame tables for it")
         self.material = material
@@ -126,7 +130,7 @@ class EndgameModel:
         self.space = ConfigSpace(material)
         self.stats = BuildStats()
         started = time.perf_counter()
-        self.tables = _Builder(self, progress).build()
+        self.tables = _Builder(self, progress, should_stop).build()
         self.stats.seconds = time.perf_counter() - started
 
     def start_classes(self, number: int) -> list[int]:
@@ -155,11 +159,13 @@ class EndgameModel:
 class _Builder:
     """Fills the tables, placement after placement, asking the rule set."""
 
-    def __init__(self, model: EndgameModel, progress: Callable[[int, int], None] | None) -> None:
+    def __init__(self, model: EndgameModel, progress: Callable[[int, int], None] | None,
+                 should_stop: Callable[[], None] | None = None) -> None:
         self.model = model
         self.space = model.space
         self.rules = model.rules
         self.progress = progress
+        self.should_stop = should_stop
         size = self.space.size
         self.full = np.zeros(size, dtype=np.uint64)
         self.stabiliser = np.zeros(size, dtype=np.int64)
@@ -184,6 +190,8 @@ class _Builder:
             done.add(white)
             offset, count = self.space.offset(white), self.space.count(white)
             for number in range(offset, offset + count):
+                if self.should_stop is not None:
+                    self.should_stop()
                 for needed in self._placement(number):
                     if needed not in done and needed not in wanted:
                         wanted.append(needed)
@@ -205,7 +213,7 @@ class _Builder:
             distance=np.zeros((0, 64), dtype=np.uint8), move_distance=np.zeros((0, 64), dtype=np.uint8))
         self.model.stats.attempts = len(moves)
         self.model.stats.reply_entries = len(replies)
-        distance, move_distance = full_information_distances(tables)
+        distance, move_distance = full_information_distances(tables, self.should_stop)
         return tables._replace(distance=distance, move_distance=move_distance)
 
     def _locate(self, row: np.ndarray) -> tuple[int, int]:
@@ -338,13 +346,19 @@ def _label_masks(labels, squares, count):
     return masks
 
 
-def full_information_distances(tables: Tables) -> tuple[np.ndarray, np.ndarray]:
+def full_information_distances(tables: Tables, should_stop: Callable[[], None] | None = None
+                               ) -> tuple[np.ndarray, np.ndarray]:
     """White's fewest moves to win seeing the king, per placement and king square,
     and per attempt and king square: the game on single squares, by rounds of
-    value iteration until nothing changes."""
+    value iteration until nothing changes (``should_stop()`` called between
+    rounds: it ends the computation by raising)."""
     from ksolve.endgame.symmetry import SQUARE_MAP
 
-    return _distances(tables, SQUARE_MAP)
+    distance = np.full((tables.full.shape[0], 64), NO_WIN, dtype=np.int64)
+    while _distance_round(tables, SQUARE_MAP, distance):
+        if should_stop is not None:
+            should_stop()
+    return distance.astype(np.uint8), _move_distances(tables, SQUARE_MAP, distance)
 
 
 @njit(cache=True)
@@ -380,26 +394,30 @@ def _move_value(t, square_map, distance, j, s):
 
 
 @njit(cache=True)
-def _distances(t, square_map):
-    configs = t.full.shape[0]
-    distance = np.full((configs, 64), NO_WIN, dtype=np.int64)
-    changed = True
-    while changed:
-        changed = False
-        for c in range(configs):
-            for s in range(64):
-                if not t.full[c] & (np.uint64(1) << np.uint64(s)):
+def _distance_round(t, square_map, distance):
+    """One round of value iteration over ``distance`` (in place); whether it changed."""
+    changed = False
+    for c in range(t.full.shape[0]):
+        for s in range(64):
+            if not t.full[c] & (np.uint64(1) << np.uint64(s)):
+                continue
+            best = distance[c, s]
+            for j in range(t.move_lo[c], t.move_hi[c]):
+                if t.move_refused[j] & (np.uint64(1) << np.uint64(s)):
                     continue
-                best = distance[c, s]
-                for j in range(t.move_lo[c], t.move_hi[c]):
-                    if t.move_refused[j] & (np.uint64(1) << np.uint64(s)):
-                        continue
-                    value = _move_value(t, square_map, distance, j, s)
-                    if value < best:  # noqa: PLR1730 (numba kernel)
-                        best = value
-                if best < distance[c, s]:
-                    distance[c, s] = best
-                    changed = True
+                value = _move_value(t, square_map, distance, j, s)
+                if value < best:  # noqa: PLR1730 (numba kernel)
+                    best = value
+            if best < distance[c, s]:
+                distance[c, s] = best
+                changed = True
+    return changed
+
+
+@njit(cache=True)
+def _move_distances(t, square_map, distance):
+    """Per attempt and king square, the moves to win by trying the attempt first."""
+    configs = t.full.shape[0]
     moves = t.move_code.shape[0]
     move_distance = np.zeros((moves, 64), dtype=np.uint8)
     for c in range(configs):
@@ -408,4 +426,4 @@ def _distances(t, square_map):
                 bit = np.uint64(1) << np.uint64(s)
                 if t.full[c] & bit and not t.move_refused[j] & bit:
                     move_distance[j, s] = _move_value(t, square_map, distance, j, s)
-    return distance.astype(np.uint8), move_distance
+    return move_distance

@@ -62,13 +62,15 @@ class SearchStopped(Exception):
 
 
 class EndgameSolver:
-    """The tables of ``material`` under ``rules`` and one workspace shared by every search."""
+    """The tables of ``material`` under ``rules`` and one workspace shared by every search
+    (``progress`` and ``should_stop``: of the tables' build, ``EndgameModel``)."""
 
     def __init__(self, material: Material, rules: RuleSet, table_bytes: int = DEFAULT_TABLE_BYTES,
-                 progress: Callable[[int, int], None] | None = None) -> None:
+                 progress: Callable[[int, int], None] | None = None,
+                 should_stop: Callable[[], None] | None = None) -> None:
         self.material = material
         self.rules = rules
-        self.model = EndgameModel(material, rules, progress)
+        self.model = EndgameModel(material, rules, progress, should_stop)
         self.tables = self.model.tables
         self.space = self.model.space
         self.work = core.Workspace.create(self.tables, max(1024, table_bytes // core.ENTRY_BYTES))

@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from ksolve.endgame import core
+from ksolve.endgame.configs import ConfigSpace
 from ksolve.endgame.material import parse_material
 from ksolve.endgame.model import NO_WIN
 from ksolve.endgame.running import TaskResult, run_wave, sweep_cluster
@@ -46,8 +47,10 @@ from ksolve.endgame.solver import (
     EndgameSolver,
     SearchStopped,
 )
-from ksolve.endgame.table import EndgameRow, EndgameTable, TableWriter, read_table
+from ksolve.endgame.table import EndgameRow, EndgameTable, TableWriter, read_table, write_text
 
+TIME_LIMIT = "the sweep's time limit"
+"""What a task stopped by the time limit says (``SearchStopped``)."""
 TASKS_PER_WAVE = 64
 """A wave is cut into at most this many tasks (each carries the placements won so far)."""
 MIN_TASK = 8
@@ -77,7 +80,8 @@ class WaveJob:
     won: bytes = b""
     """Per placement of the material (its local number), the shortest win known (0: none yet)."""
     deadline: float | None = None
-    """Wall-clock time (``time.time()``) after which the task stops (a failed task)."""
+    """Wall-clock time (``time.time()``) after which the task stops (a failed task);
+    the seconds its process spends compiling kernels meanwhile are not counted."""
 
     @property
     def key(self) -> str:
@@ -111,42 +115,57 @@ _SOLVERS: dict[tuple[str, str, int], EndgameSolver] = {}
 """The solvers of this process (a Dask worker keeps its own from task to task)."""
 
 
-def solver_for(spec: SweepSpec, building: Callable[[int, int], None] | None = None) -> EndgameSolver:
+def solver_for(spec: SweepSpec, building: Callable[[int, int], None] | None = None,
+               should_stop: Callable[[], None] | None = None) -> EndgameSolver:
     """This process's solver of ``spec`` (built on first use, ``building`` hearing of
-    the placements tabulated so far)."""
+    the placements tabulated so far, ``should_stop`` ending the build by raising)."""
     from ksolve.rules import get_rules
 
     key = (spec.material, spec.rules, spec.table_bytes)
     solver = _SOLVERS.get(key)
     if solver is None:
         solver = _SOLVERS[key] = EndgameSolver(parse_material(spec.material), get_rules(spec.rules),
-                                               table_bytes=spec.table_bytes, progress=building)
+                                               table_bytes=spec.table_bytes, progress=building,
+                                               should_stop=should_stop)
     return solver
 
 
+def past_deadline(deadline: float | None) -> Callable[[], None]:
+    """A ``should_stop`` raising ``SearchStopped`` once the wall clock passes ``deadline``
+    (``time.time()``; None: never), the seconds this process spends compiling kernels
+    from now on not counted."""
+    from ksolve.compilation import compile_seconds
+
+    compiled = compile_seconds()
+
+    def stop() -> None:
+        if deadline is not None and time.time() - (compile_seconds() - compiled) > deadline:
+            raise SearchStopped(TIME_LIMIT)
+
+    return stop
+
+
 def wave_task(job: WaveJob) -> dict:
-    """Search the job's placements to ``job.moves`` (a Dask task: plain values in and out).
+    """Search the job's placements to ``job.moves`` (a Dask task: plain values in and out),
+    the deadline looked at while this process builds its tables, before each placement
+    and between the steps of its search.
 
     Returns ``{"rows": [[number, result, nodes, seconds], ...]}``, ``result`` being
     ``core.WIN``, ``core.LOSS`` or ``core.LOST``."""
-    solver = solver_for(job.spec)
+    stop = past_deadline(job.deadline)
+    solver = solver_for(job.spec, should_stop=stop)
     solver.use_start(job.spec.start)
     if job.won:
         offset = solver.space.offset(solver.material.white)
         won = np.frombuffer(job.won, dtype=np.uint8)
         solver.remember({offset + int(i): int(won[i]) for i in np.flatnonzero(won)})
-
-    def stop() -> None:
-        if job.deadline is not None and time.time() > job.deadline:
-            raise SearchStopped("the sweep's time limit")
-
     solver.should_stop = stop
     rows = []
     for number in job.placements:
+        stop()
         started, nodes = time.perf_counter(), solver.nodes
         result = solver.start_wins(number, job.moves, job.spec.start)
         rows.append([number, result, solver.nodes - nodes, round(time.perf_counter() - started, 4)])
-        stop()
     return {"rows": rows}
 
 
@@ -158,18 +177,43 @@ def sweep(spec: SweepSpec, output: str | Path | None = None, *, jobs: int | None
     it and from its ``.runs.jsonl`` companion if they exist).
 
     ``jobs``/``scheduler``: run the waves on a Dask cluster (``ksolve.execution``);
-    ``seconds``: stop after this long (the rows decided so far are kept, the
-    table says it is incomplete); ``placements_limit``: only the first
+    ``seconds``: stop after this long, the tables' build included and the
+    kernels' compilation not (the rows decided so far are kept, the table says
+    it is incomplete and why: ``stopped``); ``placements_limit``: only the first
     placements (tests); ``building``: hears of the tables' construction
-    (placements done, in all) when this process builds them."""
+    (placements done, in all) when this process builds them.  ``output`` is
+    checked (``_resumed_table``) and its header written before the tables are built."""
+    from ksolve.compilation import work_clock
     from ksolve.endgame.running import ResultsFile
 
-    solver = solver_for(spec, building)
+    ends = None if not seconds else work_clock() + seconds
+    """The time limit on this process's work clock (compilation left out)."""
+
+    def past() -> bool:
+        return ends is not None and work_clock() > ends
+
+    def stop() -> None:
+        if past():
+            raise SearchStopped(TIME_LIMIT)
+
+    def deadline() -> float | None:
+        """The time limit as a tasks' ``WaveJob.deadline``."""
+        return None if ends is None else time.time() + max(0.0, ends - work_clock())
+
+    timed_out = f"stopped after {seconds:g} s (the time limit)" if seconds else ""
+    table = _resumed_table(spec, output)
+    writer = TableWriter(output, table)
+    try:
+        solver = solver_for(spec, building, stop)
+    except SearchStopped:
+        material = parse_material(spec.material)
+        table.placements = ConfigSpace(material).count(material.white)
+        table.stopped = f"{timed_out}, building the tables"
+        return table
     placements = solver.placements()[:placements_limit]
+    table.placements = len(placements)
     names = {p.number: solver.material.describe(p.squares) for p in placements}
     offset = solver.space.offset(solver.material.white)
-    table = _resumed_table(spec, output, len(placements))
-    writer = TableWriter(output, table)
     runs = ResultsFile(None if output is None else f"{output}.runs.jsonl")
     replaying = bool(runs.finished())
     """With the tasks' results at hand the waves are replayed as they ran (the same
@@ -192,7 +236,6 @@ def sweep(spec: SweepSpec, output: str | Path | None = None, *, jobs: int | None
 
     for number in [n for n, bound in bounds.items() if bound >= NO_WIN]:
         decide(number, None, True, spec.max_moves)
-    deadline = None if not seconds else time.time() + seconds
     started = time.perf_counter()
     totals = {"nodes": 0}
 
@@ -217,10 +260,12 @@ def sweep(spec: SweepSpec, output: str | Path | None = None, *, jobs: int | None
             progress(SweepProgress(depth, len(placements) - len(opened), len(placements), len(opened),
                                    time.perf_counter() - started, totals["nodes"]))
 
-    stopped = False
     with sweep_cluster(jobs, scheduler) as client:
         for depth in range(1, spec.max_moves + 1):
             if not opened:
+                break
+            if past():
+                table.stopped = timed_out
                 break
             wave = sorted(number for number in opened if bounds[number] <= depth)
             for number, state in opened.items():
@@ -229,37 +274,40 @@ def sweep(spec: SweepSpec, output: str | Path | None = None, *, jobs: int | None
             if not wave:
                 continue
             size = max(MIN_TASK, math.ceil(len(wave) / TASKS_PER_WAVE))
-            tasks = [WaveJob(spec, depth, tuple(wave[i:i + size]), won.tobytes(), deadline)
+            tasks = [WaveJob(spec, depth, tuple(wave[i:i + size]), won.tobytes(), deadline())
                      for i in range(0, len(wave), size)]
             results = run_wave(client, wave_task, tasks, runs, lambda result, d=depth: record(result, d))
             failed = [result for result in results if result.status != "done"]
-            if failed or (deadline and time.time() > deadline):
-                stopped = True
-                timed_out = deadline is not None and time.time() > deadline
-                table.stopped = (f"stopped after {seconds:g} s (the time limit)" if timed_out
-                                 else f"stopped: a task failed: {failed[0].error}")
+            if failed:
+                out_of_time = past() or any(TIME_LIMIT in (result.error or "") for result in failed)
+                table.stopped = timed_out if seconds and out_of_time else f"stopped: a task failed: {failed[0].error}"
                 break
-    if not stopped:
+    if not table.stopped:
         for number in list(opened):
             decide(number, None, False, spec.max_moves)
         writer.rewrite_sorted([names[p.number] for p in placements])
     return table
 
 
-def _resumed_table(spec: SweepSpec, output: str | Path | None, placements: int) -> EndgameTable:
+def _resumed_table(spec: SweepSpec, output: str | Path | None) -> EndgameTable:
     """The table so far: the decided rows of ``output`` (rows "none within N" are
-    searched again, perhaps deeper: the file is written again without them)."""
-    table = EndgameTable(spec.material, spec.rules, spec.max_moves, placements=placements, start=spec.start)
+    searched again, perhaps deeper: the file is written again without them).
+    ``InputError`` when ``output`` holds another table, or one searched deeper
+    than ``spec.max_moves`` (its rows would stand under a header they go beyond)."""
+    from ksolve.errors import InputError
+
+    table = EndgameTable(spec.material, spec.rules, spec.max_moves, start=spec.start)
     if output is None or not Path(output).exists() or Path(output).stat().st_size == 0:
         return table
     previous = read_table(output)
     if (previous.material, previous.rules, previous.start) != (spec.material, spec.rules, spec.start):
-        from ksolve.errors import InputError
-
         raise InputError(f"{output}: a table of {previous.describe()}, not of "
                          f"{EndgameTable(spec.material, spec.rules, 0, start=spec.start).describe()}")
+    if previous.max_moves > spec.max_moves:
+        raise InputError(f"--max-moves: {spec.max_moves} is fewer than the {previous.max_moves} moves {output} was "
+                         f"searched to (its rows would not fit a {spec.max_moves}-move table): give "
+                         f"--max-moves {previous.max_moves} or more, or another file")
     table.rows = [row for row in previous.rows if row.moves is not None or row.never]
     if len(table.rows) != len(previous.rows) or previous.max_moves != spec.max_moves:
-        Path(output).write_text(table.header() + "".join(row.line() + "\n" for row in table.rows),
-                                encoding="utf-8")
+        write_text(Path(output), table.header() + "".join(row.line() + "\n" for row in table.rows))
     return table

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import chess
 
+from ksolve.endgame.material import Material, MaterialError, parse_material
 from ksolve.errors import InputError
 
 MAGIC = "# ksolve endgame table"
@@ -124,7 +125,9 @@ class EndgameTable:
 
 
 def read_table(path: str | Path) -> EndgameTable:
-    """The table in ``path``; ``InputError`` naming the line and the reason otherwise."""
+    """The table in ``path``; ``InputError`` naming the line and the reason otherwise:
+    a row must be a placement of the header's material (its men, in the material's
+    order) and go no deeper than the header's ``max-moves``."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -136,23 +139,34 @@ def read_table(path: str | Path) -> EndgameTable:
     if not lines or lines[0] != MAGIC:
         raise InputError(f"{path}: not an endgame table (the first line must be {MAGIC!r})")
     meta: dict[str, str] = {}
+    where: dict[str, int] = {}
+    """The line of each header field."""
     number = 1
     for number, line in enumerate(lines[1:], 2):
         if not line.startswith("#"):
             break
         name, _, value = line[1:].strip().partition("\t")
         meta[name] = value.strip()
+        where[name] = number
     for name in ("material", "rules", "max-moves"):
         if name not in meta:
             raise InputError(f"{path}: the header has no '# {name}' line")
     try:
+        material = parse_material(meta["material"])
+    except MaterialError as error:
+        raise InputError(f"{path}: line {where['material']}: {error}") from None
+    try:
         max_moves = int(meta["max-moves"])
     except ValueError:
         raise InputError(f"{path}: line '# max-moves': not a number: {meta['max-moves']!r}") from None
+    if max_moves < 1:
+        raise InputError(f"{path}: line {where['max-moves']}: '# max-moves {max_moves}': a table looks for wins "
+                         "of 1 move or more")
     start = meta.get("start", "anywhere")
     if start not in ("anywhere", "general"):
         raise InputError(f"{path}: line '# start': {start!r} is neither 'anywhere' nor 'general'")
-    table = EndgameTable(meta["material"], meta["rules"], max_moves, start=start)
+    table = EndgameTable(material.name, meta["rules"], max_moves, start=start)
+    header = _Header(material, where["material"], max_moves, where["max-moves"])
     body = lines[number - 1:]
     if not body or body[0].split("\t") != list(COLUMNS):
         raise InputError(f"{path}: line {number}: the column header must be {' '.join(COLUMNS)}")
@@ -163,7 +177,7 @@ def read_table(path: str | Path) -> EndgameTable:
         if not line.strip():
             continue
         try:
-            row = _row(path, offset, line, max_moves)
+            row = _row(path, offset, line, header)
         except InputError:
             if torn and offset - number + 1 == last:
                 continue  # the last line, torn by a crash: its placement is searched again
@@ -176,7 +190,18 @@ def read_table(path: str | Path) -> EndgameTable:
     return table
 
 
-def _row(path: Path, number: int, line: str, max_moves: int) -> EndgameRow:
+@dataclass(frozen=True)
+class _Header:
+    """What a table file's rows are checked against: its material and its
+    ``max-moves``, with the lines that give them."""
+
+    material: Material
+    material_line: int
+    max_moves: int
+    max_moves_line: int
+
+
+def _row(path: Path, number: int, line: str, header: _Header) -> EndgameRow:
     fields = line.split("\t")
     if len(fields) != len(COLUMNS):
         raise InputError(f"{path}: line {number}: expected {len(COLUMNS)} tab-separated fields, got {len(fields)}")
@@ -186,10 +211,18 @@ def _row(path: Path, number: int, line: str, max_moves: int) -> EndgameRow:
         for word in men:
             if word[0] not in "KQRBN" or chess.parse_square(word[1:]) is None:
                 raise ValueError
-        moves, refuted, never = _shortest(shortest, max_moves)
-        return EndgameRow(placement, int(belief), moves, refuted, never, int(nodes), float(seconds))
+        moves, refuted, never = _shortest(shortest, header.max_moves)
+        row = EndgameRow(placement, int(belief), moves, refuted, never, int(nodes), float(seconds))
     except (ValueError, IndexError):
         raise InputError(f"{path}: line {number}: cannot read the row {line!r}") from None
+    if "".join(word[0] for word in men) != header.material.white:
+        raise InputError(f"{path}: line {number}: {placement!r} is not a placement of {header.material.name} "
+                         f"(the header's '# material {header.material.name}', line {header.material_line})")
+    if (moves if moves is not None else refuted) > header.max_moves:
+        what = f"a shortest win of {moves} moves" if moves is not None else repr(shortest)
+        raise InputError(f"{path}: line {number}: {placement}: {what} is beyond the header's "
+                         f"'# max-moves {header.max_moves}' (line {header.max_moves_line})")
+    return row
 
 
 def _shortest(text: str, max_moves: int) -> tuple[int | None, int, bool]:
@@ -205,22 +238,21 @@ def _shortest(text: str, max_moves: int) -> tuple[int | None, int, bool]:
 
 class TableWriter:
     """Appends rows to a table file as they are decided (each line handed to the
-    operating system at once: a crash or Ctrl-C loses no decided row)."""
+    operating system at once: a crash or Ctrl-C loses no decided row).  A file
+    that cannot be written (a full disk) is an ``InputError`` naming it: the
+    header, written on creation, finds it before any row is searched."""
 
     def __init__(self, path: str | Path | None, table: EndgameTable) -> None:
         self.path = Path(path) if path is not None else None
         self.table = table
         if self.path is not None and (not self.path.exists() or self.path.stat().st_size == 0):
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(table.header(), encoding="utf-8")
+            write_text(self.path, table.header())
 
     def append(self, row: EndgameRow) -> None:
         self.table.rows.append(row)
-        if self.path is None:
-            return
-        with open(self.path, "a", encoding="utf-8") as out:
-            out.write(row.line() + "\n")
-            out.flush()
+        if self.path is not None:
+            write_text(self.path, row.line() + "\n", append=True)
 
     def rewrite_sorted(self, order: list[str]) -> None:
         """Write the whole file again, rows in ``order`` (placement names), atomically."""
@@ -229,6 +261,16 @@ class TableWriter:
         if self.path is None:
             return
         temporary = self.path.with_name(self.path.name + ".tmp")
-        temporary.write_text(self.table.header() + "".join(row.line() + "\n" for row in self.table.rows),
-                             encoding="utf-8")
+        write_text(temporary, self.table.header() + "".join(row.line() + "\n" for row in self.table.rows))
         os.replace(temporary, self.path)
+
+
+def write_text(path: Path, text: str, append: bool = False) -> None:
+    """Write (or ``append``) ``text`` to the table file ``path``, handed to the
+    operating system at once; ``InputError`` naming the file and the reason otherwise."""
+    try:
+        with open(path, "a" if append else "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+    except OSError as error:
+        raise InputError(f"{path}: cannot write: {error.strerror or error}") from None

@@ -319,6 +319,9 @@ class ProofNumberSearch:
         known = self._numbers(node)
         if 0 in known:
             return known
+        reused = prover.engine_result(node.belief, node.moves, node.state)
+        if reused is not None:
+            return self._decided(node, reused)
         if node.moves <= self.exact_moves:
             return self._decided(node, prover.wins(node.belief, node.moves, node.state))
         reused = prover.reused_result(node.belief, node.moves, node.state)

@@ -43,7 +43,8 @@ from ksolve.board.batch import move_union
 from ksolve.board.layout import COLUMN_BLACK
 from ksolve.rules.base import ASK, ASKED, FRESH, MUST_CAPTURE, MUST_TRY, PROBED, Outcome, RuleSet, TooManyProbeSets
 from ksolve.search.leaves import win_now
-from ksolve.search.memory import MemoryPlan
+from ksolve.search.lone_king import LOST_AT_ANY_LENGTH, TABLE_BYTES, LoneKingEngine
+from ksolve.search.memory import ENTRY_BYTES, MemoryPlan
 from ksolve.search.orthodox import OrthodoxTable, fails_in, no_win_within, orthodox_winning_move, viable_attempts
 from ksolve.search.run import Limits, Progress, SearchAborted, SearchRun, Stats
 from ksolve.search.table import Entry, ResultTable
@@ -107,6 +108,14 @@ def _black_signatures(positions: np.ndarray) -> np.ndarray:
     return (positions[:, COLUMN_BLACK:COLUMN_BLACK + 6] * _SIGNATURE_WEIGHTS).sum(axis=1, dtype=np.uint64)
 
 
+def _engine_bytes(memory: MemoryPlan) -> int:
+    """The metaposition engine's table within the memory plan: a tenth of the
+    result tables' share, at most ``TABLE_BYTES``."""
+    if memory.table_entries is None:
+        return TABLE_BYTES
+    return max(1 << 20, min(TABLE_BYTES, memory.table_entries * ENTRY_BYTES // 10))
+
+
 def _unsplit(keys: np.ndarray) -> bool:
     """Whether every row of ``keys`` is the same (a probe tells these positions nothing apart)."""
     return bool((keys == keys[0]).all())
@@ -125,6 +134,8 @@ class Prover:
         """What the tables may hold (``result_entries`` here, ``number_entries``
         for proof numbers); by default planned from the run's memory limit."""
         self.table = ResultTable(self.memory.result_entries)
+        self.lone_king = LoneKingEngine(rules, _engine_bytes(self.memory))
+        """The metaposition engine, deciding the turns against a lone king (``engine_result``)."""
         self.run.guard.add(self.table.shed)
         self.history: dict[int, int] = {}
         self._spec = rules.spec
@@ -209,7 +220,9 @@ class Prover:
         elif entry.proven <= moves or entry.disproven >= moves:
             stats.table_hits += 1
             return entry.proven <= moves
-        reused = self.reused_result(belief, moves, state)
+        reused = self.engine_result(belief, moves, state)
+        if reused is None:
+            reused = self.reused_result(belief, moves, state)
         if reused is None:
             reused = self.deep_bound_result(belief, moves, state)
         if reused is not None:
@@ -218,6 +231,24 @@ class Prover:
         won = self._decide(belief, moves, state, entry)
         self.table.store(belief, state, entry, stats.nodes - started + 1)
         return won
+
+    def engine_result(self, belief: BeliefState, moves: int, state: int = FRESH) -> bool | None:
+        """Whether White wins, when the metaposition engine decides the turn (White's
+        men against a lone king: ``ksolve.search.lone_king``), written to the table
+        with the strategy's first attempt; None otherwise."""
+        engine = self.lone_king
+        turn = engine.turn(belief, moves, state) if engine is not None else None
+        if turn is None:
+            return None
+        decision = engine.decide(turn, moves, self.run)
+        entry = self.table.entry(belief, state) or Entry()
+        if decision.won:
+            if entry.proven > moves:
+                entry.proven, entry.move = moves, decision.move
+        else:
+            entry.disproven = max(entry.disproven, LOST_AT_ANY_LENGTH if decision.forever else moves)
+        self.table.store(belief, state, entry, 1)
+        return decision.won
 
     def reused_result(self, belief: BeliefState, moves: int, state: int = FRESH) -> bool | None:
         """False when a belief this one contains is disproven within ``moves``
@@ -555,9 +586,11 @@ class Prover:
         that returned True leaves it there).  Raises ``ValueError`` if White
         cannot win ``belief`` within ``moves``.
         """
-        if not (search or self).wins(belief, moves, state):
-            raise ValueError("no winning strategy within the given moves")
         entry = self.table.entry(belief, state)
+        if entry is None or entry.proven > moves:
+            if not (search or self).wins(belief, moves, state):
+                raise ValueError("no winning strategy within the given moves")
+            entry = self.table.entry(belief, state)
         if entry is None or entry.proven > moves:  # ``search`` knew the proof, the table had dropped it
             self.wins(belief, moves, state)
             entry = self.table.entry(belief, state)

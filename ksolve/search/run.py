@@ -97,6 +97,7 @@ class SearchRun:
         """The depth (White moves) being searched, for progress reports."""
         self.guard = MemoryGuard(self.limits.memory, workers=self.limits.workers)
         self._next_check = CHECK_EVERY
+        self._looks = 0
 
     def tick(self) -> None:
         """Count one node; raise ``SearchAborted`` past a limit."""
@@ -104,6 +105,39 @@ class SearchRun:
         stats.nodes += 1
         if stats.nodes < self._next_check:
             return
+        self._check()
+
+    def charge(self, nodes: int) -> None:
+        """Count ``nodes`` searched at once elsewhere (the metaposition engine's
+        steps) and look at the limits now; raise ``SearchAborted`` past one.
+
+        >>> run = SearchRun(Limits(nodes=1000))
+        >>> run.charge(999)
+        >>> run.charge(1)
+        Traceback (most recent call last):
+        ...
+        ksolve.search.run.SearchAborted: node limit 1,000 reached
+        """
+        self.stats.nodes += nodes
+        self._check()
+
+    def look(self) -> None:
+        """Look at the limits from work that is not a search node (reading a
+        strategy back turn by turn): at the first call and every ``CHECK_EVERY``th;
+        raise ``SearchAborted`` past one.
+
+        >>> run = SearchRun(Limits(seconds=0))
+        >>> run.look()
+        Traceback (most recent call last):
+        ...
+        ksolve.search.run.SearchAborted: time limit 0 s reached
+        """
+        self._looks += 1
+        if self._looks % CHECK_EVERY == 1:
+            self._check()
+
+    def _check(self) -> None:
+        stats = self.stats
         self._next_check = stats.nodes + CHECK_EVERY
         if self.limits.nodes is not None and stats.nodes >= self.limits.nodes:
             raise SearchAborted(f"node limit {self.limits.named.nodes:,} reached")
