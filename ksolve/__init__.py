@@ -2,7 +2,8 @@
 
 The public API (``ksolve.api``, loaded on first use so that ``import ksolve``
 stays fast): ``load_problem``, ``load_problem_text``, ``solve``, ``verify``,
-``certificate``, ``check``, ``rule_set``, the endgame tables ``endgame``
+``certificate``, ``check``, ``refutation`` (Black's side: no win in n),
+``verdict_certificate`` (a whole verification's), ``rule_set``, the endgame tables ``endgame``
 and ``read_endgame``, the game functions
 ``read_game``, ``game_belief``, ``game_problem``, and ``position_belief``,
 ``referee_answers``, ``perft``; the types ``Problem``, ``Analysis`` (one
@@ -29,7 +30,8 @@ _API = {name: "ksolve.api" for name in (
     "position_belief", "read_endgame", "read_game", "referee_answers", "rule_set", "solve", "verify")}
 _API.update(Analysis="ksolve.analysis", Solution="ksolve.solver", Verification="ksolve.verification",
             Trial="ksolve.trial", GameSession="ksolve.play.session", ComputerPlayer="ksolve.play.computer",
-            ComposeSpec="ksolve.compose.compose", mend="ksolve.compose.mend")
+            ComposeSpec="ksolve.compose.compose", mend="ksolve.compose.mend", refutation="ksolve.refutations",
+            verdict_certificate="ksolve.verdict_certificates")
 """Each public name and the module that defines it (imported on first use)."""
 __all__ = list(_API)
 

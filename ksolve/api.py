@@ -122,11 +122,12 @@ def key_solutions(problem: "Problem | Analysis", solution: "Solution", verificat
     return solve_keys(problem, solution, keys, limits)
 
 
-def certificate(problem: Problem, solution: "Solution") -> dict[str, Any]:
-    """The certificate of a solved problem, for ``check`` (``docs/certificate.md``)."""
+def certificate(problem: Problem, solution: "Solution", *, dag: bool = False) -> dict[str, Any]:
+    """The certificate of a solved problem, for ``check`` (``docs/certificate.md``; ``dag``:
+    version 2, each distinct node written once)."""
     from ksolve.certificates import certificate as make_certificate
 
-    return make_certificate(problem, solution)
+    return make_certificate(problem, solution, dag=dag)
 
 
 def check(problem: Problem | str | Path, certificate: dict[str, Any] | str | Path) -> "CheckResult":
@@ -135,8 +136,7 @@ def check(problem: Problem | str | Path, certificate: dict[str, Any] | str | Pat
 
     ``problem``: a problem file's path, or a ``Problem`` read from TOML;
     ``certificate``: the certificate's JSON object or its file."""
-    from ksolve.checker import check_certificate, check_certificate_file, read_certificate
-    from ksolve.checker.replay import check_certificate_text
+    from ksolve.checker import check_certificate, check_certificate_file, check_certificate_text, read_certificate
 
     if isinstance(problem, Problem):
         if not problem.text:

@@ -55,10 +55,11 @@ def refuted(path: Path, cert: dict, reason: str, *moves: str):
 
 
 def test_checker_is_independent() -> None:
-    """ksolve.checker imports python-chess and the standard library only: no solver module, no numpy/numba."""
+    """ksolve.checker (its refutation and verdict checkers too) imports python-chess and the
+    standard library only: no solver module, no numpy/numba."""
     import subprocess
 
-    code = ("import sys, ksolve.checker; print(sorted(m for m in sys.modules if m.split('.')[0] in "
+    code = ("import sys, ksolve.checker, ksolve.checker.refutation, ksolve.checker.verdict; print(sorted(m for m in sys.modules if m.split('.')[0] in "
             "('numpy', 'numba', 'networkx') or (m.startswith('ksolve.') and not m.startswith('ksolve.checker'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parent.parent)

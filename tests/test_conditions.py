@@ -13,7 +13,7 @@ import pytest
 
 from bruteforce_conditions import ConditionedBruteForce
 from ksolve.certificates import certificate
-from ksolve.checker.replay import check_certificate_text
+from ksolve.checker import check_certificate_text
 from ksolve.problem import ProblemError, load_problem_text
 from ksolve.report import render_report
 from ksolve.report.text import render_solution_text

@@ -13,7 +13,7 @@ import pytest
 
 from ksolve.certificates import certificate
 from ksolve.checker import fog as checker_fog
-from ksolve.checker.replay import check_certificate
+from ksolve.checker import check_certificate
 from ksolve.problem import load_problem
 from ksolve.report import render_report
 from ksolve.report.text import render_solution_text

@@ -18,7 +18,7 @@ from bruteforce_probes import ProbesBruteForce
 from ksolve.belief import BeliefState
 from ksolve.board import position_to_board
 from ksolve.certificates import certificate
-from ksolve.checker.replay import check_certificate_text
+from ksolve.checker import check_certificate_text
 from ksolve.checker.schema import CertificateError
 from ksolve.problem import ProblemError, load_problem, load_problem_text
 from ksolve.report import REPORT_FORMATS, render_report

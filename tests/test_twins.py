@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ksolve.certificates import certificate
-from ksolve.checker.replay import check_certificate_text
+from ksolve.checker import check_certificate_text
 from ksolve.problem import ProblemError, load_problem_text
 from ksolve.report.text import render_solution_text
 from ksolve.solver import NO_SOLUTION, SOLVED, solve

@@ -12,7 +12,7 @@ import pytest
 
 from ksolve.certificates import certificate
 from ksolve.checker.problem import parse_problem
-from ksolve.checker.replay import check_certificate
+from ksolve.checker import check_certificate
 from ksolve.problem import ProblemError, load_problem, load_problem_text
 from ksolve.report.text import render_solution_text
 from ksolve.solver import SOLVED, solve

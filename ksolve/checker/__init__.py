@@ -11,10 +11,8 @@ checker.
 """
 
 from ksolve.checker.problem import CheckProblem, ProblemFileError, read_problem
-from ksolve.checker.replay import (
-    CertificateError, CheckResult, Counterexample, WrongProblem, check_certificate, check_certificate_file,
-    read_certificate,
-)
+from ksolve.checker.check import check_certificate, check_certificate_file, check_certificate_text
+from ksolve.checker.replay import CertificateError, CheckResult, Counterexample, WrongProblem, read_certificate
 
 __all__ = ["CertificateError", "CheckProblem", "CheckResult", "Counterexample", "ProblemFileError", "WrongProblem",
-           "check_certificate", "check_certificate_file", "read_certificate", "read_problem"]
+           "check_certificate", "check_certificate_file", "check_certificate_text", "read_certificate", "read_problem"]

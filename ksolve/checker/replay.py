@@ -25,7 +25,7 @@ The first failure found gives a counterexample: the initial position, every
 attempt (refused ones included), every Black reply and what White heard.
 
 >>> problem = 'stipulation = "#1"\\nrules = "berkeley"\\n[position]\\nfen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\\n'
->>> result = check_certificate_text(problem, {
+>>> result = check_strategy_text(problem, {
 ...     "format": "ksolve-certificate", "version": 1, "rules": "berkeley", "goal": "mate", "moves": 1,
 ...     "positions": 1, "initial": [[{}, {"attempt": "h1h8", "answers": [[{"end": "checkmate"}, "win"]]}]]})
 >>> result.format()
@@ -47,7 +47,7 @@ from ksolve.checker import referee
 from ksolve.checker.problem import (
     CheckProblem, decode_utf8, parse_problem_file, problem_digest, read_problem_text,
 )
-from ksolve.checker.schema import CertificateError, validate
+from ksolve.checker.schema import DAG_VERSION, CertificateError, validate
 
 History = tuple | None
 """A line's steps as a linked list ``(previous, (side, move or "Any?", heard))``."""
@@ -109,11 +109,16 @@ class CheckResult:
     reason: str = ""
     counterexample: Counterexample | None = None
     notes: list[str] = field(default_factory=list)
+    claim: str = ""
+    """A refutation's claim in words (``no mate in 7``); "" for a strategy's certificate."""
 
     def format(self) -> str:
         """``verified: ...`` or ``counterexample: ...`` (or ``not verified: ...``), one paragraph."""
         notes = "".join(f" Note: {note}." for note in self.notes)
         counts = f"{self.nodes} node{'' if self.nodes == 1 else 's'}, {self.lines} line{'' if self.lines == 1 else 's'}"
+        if self.verified and self.claim:
+            initial = f"{self.positions} initial position{'' if self.positions == 1 else 's'}"
+            return f"verified: {self.claim} under {self.rules} ({initial}, {counts}).{notes}"
         if self.verified:
             goal = "king capture" if self.rules == "fog-of-war" else "mate"
             return (f"verified: {goal} in {self.moves} under {self.rules} from all {self.positions} initial "
@@ -153,18 +158,8 @@ def read_certificate(path: str | Path) -> dict[str, Any]:
     return certificate
 
 
-def check_certificate_file(problem_path: str | Path, certificate_path: str | Path) -> CheckResult:
-    """``check_certificate`` on a certificate file (``CertificateError`` naming
-    the file if it is not a certificate, or one for another problem)."""
-    certificate = read_certificate(certificate_path)
-    try:
-        return check_certificate(problem_path, certificate)
-    except WrongProblem as error:
-        raise WrongProblem(f"{certificate_path}: {error}") from None
-
-
-def check_certificate(problem_path: str | Path, certificate: dict[str, Any]) -> CheckResult:
-    """Replay ``certificate`` against the problem file at ``problem_path``.
+def check_strategy(problem_path: str | Path, certificate: dict[str, Any]) -> CheckResult:
+    """Replay a strategy's ``certificate`` against the problem file at ``problem_path``.
 
     Raises ``CertificateError`` for a malformed certificate (``WrongProblem``
     for one written for another problem) and ``ProblemFileError`` for an
@@ -184,8 +179,8 @@ def _twin(certificate: dict[str, Any]) -> str:
     return twin
 
 
-def check_certificate_text(problem_text: str, certificate: dict[str, Any], name: str = "<problem>") -> CheckResult:
-    """``check_certificate`` with the problem given as TOML text (``name``: its file, for messages)."""
+def check_strategy_text(problem_text: str, certificate: dict[str, Any], name: str = "<problem>") -> CheckResult:
+    """``check_strategy`` with the problem given as TOML text (``name``: its file, for messages)."""
     validate(certificate)
     return _check(parse_problem_file(name, problem_text, certificate["rules"], _twin(certificate)), certificate,
                   problem_text, name)
@@ -224,7 +219,8 @@ def _check(problem: CheckProblem, certificate: dict[str, Any], text: str, name: 
     if result.claimed_positions is not None and result.claimed_positions != result.positions:
         result.notes.append(f"the certificate says {result.claimed_positions} initial positions, "
                             f"the checker enumerates {result.positions}")
-    replay = _Replay(rules, moves, problem.forbidden, problem.probes)  # probes: for the certificate's rules
+    replay = _Replay(rules, moves, problem.forbidden, problem.probes,  # probes: for the certificate's rules
+                     certificate["nodes"] if certificate["version"] == DAG_VERSION else None)
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(max(limit, 20_000))
@@ -247,7 +243,8 @@ def _check(problem: CheckProblem, certificate: dict[str, Any], text: str, name: 
 class _Replay:
     """The walk over the strategy tree (raises ``_Refuted`` at the first failure)."""
 
-    def __init__(self, rules: str, moves: int, forbidden: list | None = None, probes: int = 0) -> None:
+    def __init__(self, rules: str, moves: int, forbidden: list | None = None, probes: int = 0,
+                 dag: list | None = None) -> None:
         self.rules, self.moves = referee.announcing(rules), moves
         """The referee's rule set for moves (Modern Kriegspiel's is Berkeley's)."""
         self.forbidden = forbidden or []
@@ -255,6 +252,25 @@ class _Replay:
         """Squares a probe may name (0: no probes)."""
         self.limit = referee.move_limit(rules)
         self.nodes = self.lines = 0
+        self.dag = dag
+        """Version 2's nodes, which references index (None: version 1, nodes nested)."""
+        self.checked: set[tuple] = set()
+        """Version 2: (node, positions, moves played, turn state) already checked."""
+
+    def node(self, value: Any) -> Any:
+        """The node ``value`` stands for: itself (version 1), or the node it indexes."""
+        return value if self.dag is None else self.dag[value]
+
+    def first_visit(self, node: dict, lines: dict, *state: Any) -> bool:
+        """Whether ``node`` is met with these positions and this turn state for the first
+        time (always, in version 1): checking it again would find the same."""
+        if self.dag is None:
+            return True
+        key = (id(node), frozenset(lines), *state)
+        if key in self.checked:
+            return False
+        self.checked.add(key)
+        return True
 
     def key(self, board: chess.Board, played: int) -> tuple[str, int]:
         """What distinguishes positions for the rest of the game: the EPD, and
@@ -274,13 +290,13 @@ class _Replay:
             if observation not in listed:
                 self.refute(next(iter(lines.values())), f"its turn information {observation} is in no "
                                                         "listed 'initial' class")
-            self.white(listed[observation], lines, 0, asked=False, obliged=False, fresh=True)
+            self.white(self.node(listed[observation]), lines, 0, asked=False, obliged=False, fresh=True)
 
     def white(self, node: dict, lines: dict, played: int, asked: bool, obliged: bool, fresh: bool = False) -> None:
         """White to move in every line; ``asked``: "Any?" asked this turn;
         ``obliged``: the attempt must be a pawn capture; ``fresh``: no probe
         nor attempt made yet this turn."""
-        if not lines:
+        if not lines or not self.first_visit(node, lines, played, asked, obliged, fresh):
             return
         self.nodes += 1
         if "ask" in node:
@@ -311,7 +327,8 @@ class _Replay:
             if "no" not in node:
                 self.refute(next(iter(refused.values())), f"{move.uci()} is refused here but the certificate "
                                                           "has no 'no' branch")
-            self.white(node["no"], refused, played, asked, referee.obliged_after_refusal(self.rules, obliged))
+            self.white(self.node(node["no"]), refused, played, asked,
+                       referee.obliged_after_refusal(self.rules, obliged))
 
     def probe(self, node: dict, lines: dict, played: int, fresh: bool) -> None:
         """White names squares; every line's contents of them must be a listed answer."""
@@ -332,7 +349,7 @@ class _Replay:
             if text not in answers:
                 self.refute(next(iter(members.values())), f"the probe of {','.join(squares)} shows {text} here, "
                                                           "which is not among the listed answers")
-            self.white(answers[text], members, played, asked=False, obliged=False)
+            self.white(self.node(answers[text]), members, played, asked=False, obliged=False)
 
     def ask(self, node: dict, lines: dict, played: int, asked: bool) -> None:
         if not referee.may_ask(self.rules, asked):
@@ -348,7 +365,7 @@ class _Replay:
                 self.refute(next(iter(members.values())), f"\"Any?\" is answered {branch} here but the "
                                                           f"certificate has no '{branch}' branch")
             if members:
-                self.white(node[branch], members, played, asked=True, obliged=branch == "yes")
+                self.white(self.node(node[branch]), members, played, asked=True, obliged=branch == "yes")
 
     def after_white(self, value: Any, heard: dict, followers: dict, played: int) -> None:
         """White's legal move number ``played`` gave ``heard``; ``value`` is the certificate's answer."""
@@ -367,9 +384,11 @@ class _Replay:
                                + ("capture the king" if self.rules == "fog-of-war" else "mate"))
         if played >= self.moves:
             self.refute(first, f"White's move {played} does not win and the certificate allows {self.moves}")
-        self.black(value, followers, played)
+        self.black(self.node(value), followers, played)
 
     def black(self, node: dict, lines: dict, played: int) -> None:
+        if not self.first_visit(node, lines, played):
+            return
         self.nodes += 1
         classes: dict[str, dict] = defaultdict(dict)
         for line in lines.values():
@@ -386,7 +405,7 @@ class _Replay:
             if text not in replies:
                 self.refute(next(iter(members.values())), f"Black's reply gives {text}, which is not among "
                                                           "the listed replies")
-            self.white(replies[text], members, played, asked=False, obliged=False, fresh=True)
+            self.white(self.node(replies[text]), members, played, asked=False, obliged=False, fresh=True)
 
     def replies(self, board: chess.Board, played: int) -> list[chess.Move]:
         """Black's moves in his reply to White's move ``played``, less those a stated
