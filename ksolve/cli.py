@@ -18,7 +18,7 @@ from ksolve.cli_support import (DEFAULT_TIMEOUT, EXIT_NO_SOLUTION, EXIT_SOLVED, 
                                  capped, check_writable, fail, input_errors, machine_cores, max_memory_option,
                                  progress_printer, resources, say_when_compiling, say_when_interrupted,
                                  search_limits, solve_jobs, write_output)
-from ksolve import __version__, cli_compose, cli_endgame
+from ksolve import __version__, cli_compose, cli_endgame, cli_yacpdb
 from ksolve.cli_compose import jobs_option, scheduler_option
 
 
@@ -71,6 +71,9 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--certificate", "certificate_path", type=click.Path(dir_okay=False, writable=True),
               help="Write the proven strategy as a certificate for `ksolve check`.")
+@click.option("--certificate-format", type=click.Choice(["tree", "dag"]), default="tree", show_default=True,
+              help="The certificate's format: the strategy tree (version 1), or each distinct turn written "
+                   "once (version 2, a DAG: much smaller where a strategy meets the same turns on many lines).")
 @click.option("--search", type=click.Choice(["pn", "dfs"]), default="pn", show_default=True,
               help="Proof-number search, or the depth-first prover alone (same results).")
 @click.option("--at-most", is_flag=True,
@@ -84,7 +87,8 @@ def perft(fen: str, depth: int, divide: bool, fog: bool, bulk: bool) -> None:
 @max_memory_option
 def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rules_name: str | None,
           timeout: float, max_nodes: int | None, as_json: bool, certificate_path: str | None,
-          search: str, at_most: bool, full: bool, twin_name: str | None, jobs: int | None) -> None:
+          certificate_format: str, search: str, at_most: bool, full: bool, twin_name: str | None,
+          jobs: int | None) -> None:
     """Prove that White wins whatever the hidden units and whatever Black plays,
     and print the strategy (exit 0), or that he cannot (exit 1); 3: unknown;
     130: interrupted (Ctrl-C), with what was established so far.
@@ -117,7 +121,7 @@ def solve(file: str, moves: int | None, ply: int | None, max_positions: int, rul
     if certificate_path and result.status == "solved" and result.tree is None:
         click.echo(f"ksolve: no certificate written to {certificate_path}: {result.reason}", err=True)
     elif certificate_path and result.status == "solved":
-        _write_certificate(problem, result, certificate_path)
+        _write_certificate(problem, result, certificate_path, dag=certificate_format == "dag")
     if as_json:
         import json
 
@@ -151,12 +155,13 @@ def _exit_code(status: str) -> int:
     return {"solved": EXIT_SOLVED, "no solution": EXIT_NO_SOLUTION}.get(status, EXIT_UNKNOWN)
 
 
-def _write_certificate(problem, result, path: str) -> None:
+def _write_certificate(problem, result, path: str, dag: bool = False) -> None:
     import json
 
     import ksolve
 
-    write_output(path, json.dumps(ksolve.certificate(problem, result), separators=(",", ":")), "--certificate")
+    write_output(path, json.dumps(ksolve.certificate(problem, result, dag=dag), separators=(",", ":")),
+                 "--certificate")
     click.echo(f"ksolve: certificate written to {path}", err=True)
 
 
@@ -174,9 +179,13 @@ def _write_certificate(problem, result, path: str) -> None:
 @click.option("--results", "results_path", type=click.Path(dir_okay=False, writable=True),
               help="With --jobs/--scheduler: append each problem's result to this JSON-lines file as it "
                    "ends; a re-run with the same file skips the problems done.")
+@click.option("--certificate", "certificate_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write the whole verdict as a certificate for `ksolve check`: each key's strategy, each "
+                   "other first move's refutation, no shorter mate (one problem file).")
 @max_memory_option
 def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, rules_name: str | None,
-           timeout: float, as_json: bool, jobs: int | None, scheduler: str | None, results_path: str | None) -> None:
+           timeout: float, as_json: bool, jobs: int | None, scheduler: str | None, results_path: str | None,
+           certificate_path: str | None) -> None:
     """Check a problem's soundness: keys, cooks, short solutions, tries with
     their refutations, duals.  PATH is a problem file or a folder of them
     (then a summary table).  Exit 0 sound, 1 cooked / short / no solution,
@@ -190,6 +199,7 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
     Example:
       ksolve verify problems/rotenberg-1976.toml --tries 5 --jobs 2
       ksolve verify problems/ --jobs 2 --results verify.jsonl
+      ksolve verify problems/foster-1996.toml --certificate foster-verdict.json
     """
     from pathlib import Path
 
@@ -200,6 +210,10 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
         fail(f"{path}: no such file or folder")
     if results_path:
         check_writable(results_path, "--results")
+    if certificate_path:
+        if Path(path).is_dir():
+            fail("--certificate: the certificate of one problem file's verdict (not a folder)")
+        check_writable(certificate_path, "--certificate")
     files = sorted(Path(path).glob("*.toml")) if Path(path).is_dir() else [Path(path)]
     if not files:
         fail(f"{path}: no problem files (*.toml) in this folder")
@@ -243,8 +257,41 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
         from ksolve.report.text import render_verification_table
 
         click.echo(render_verification_table(reports))
+    if certificate_path:
+        _write_verdict_certificate(*reports[0], certificate_path, timeout)
     worst = max(EXIT_CODES[report.verdict] for _, report in reports)
     sys.exit(worst)
+
+
+def _write_verdict_certificate(problem, report, path: str, timeout: float) -> None:
+    """Write the certificate of ``report``'s verdict, within what is left of ``timeout``
+    (a line of progress a second at most)."""
+    import json
+    import time
+
+    from ksolve.verdict_certificates import verdict_certificate
+    from ksolve.verification import UNKNOWN
+
+    if report.verdict == UNKNOWN:
+        click.echo(f"ksolve: no certificate written to {path}: the verdict is not decided", err=True)
+        return
+    left = max(0.001, timeout - report.seconds) if timeout else 0
+    shown = [0.0]
+    started = time.monotonic()
+
+    def progress(what: str, index: int, parts: int) -> None:
+        if time.monotonic() - shown[0] >= 1.0:
+            shown[0] = time.monotonic()
+            click.echo(f"ksolve: certificate: part {index} of {parts}, {what} "
+                       f"({shown[0] - started:.0f} s)", err=True)
+
+    written = verdict_certificate(problem, report, limits=search_limits(left), progress=progress)
+    write_output(path, json.dumps(written.data, separators=(",", ":")), "--certificate")
+    for part in written.left_out:
+        click.echo(f"ksolve: the certificate leaves out {part}", err=True)
+    strategies, refutations = len(written.data["strategies"]), len(written.data["refutations"])
+    click.echo(f"ksolve: certificate written to {path} ({strategies} strateg{'y' if strategies == 1 else 'ies'}, "
+               f"{refutations} refutation{'' if refutations == 1 else 's'})", err=True)
 
 
 @main.command()
@@ -606,6 +653,8 @@ def serve(host: str, port: int, problems_dir: str | None, open_browser: bool, ma
 main.add_command(cli_compose.compose)
 main.add_command(cli_compose.mend)
 main.add_command(cli_endgame.endgame)
+main.add_command(cli_yacpdb.export)
+main.add_command(cli_yacpdb.import_command)
 
 from ksolve.cli_play import play as play_command  # noqa: E402
 main.add_command(play_command)

@@ -43,6 +43,21 @@ def condition(fen: str, table: str) -> bytes:
 
 CASES = [
     # (id, {file name: bytes}, command, the one line)
+    ("a bishop no game reaches", {"bad.toml": problem("4k3/8/8/8/3B4/8/PPPPPPPP/4K3 w - - 0 1")}, "solve bad.toml",
+     "bad.toml: position.fen: no game reaches it: a white dark-squared bishop on d4 (the c1 bishop is shut in by "
+     "the pawns on b2 and d2) needs a promotion, and no white pawn is missing"),
+    ("pawns no game reaches", {"bad.toml": problem("rnbqkbnr/pppppppp/8/8/8/3P4/PPPP1PPP/RNBQKBNR w KQkq - 0 1")},
+     "solve bad.toml",
+     "bad.toml: position.fen: no game reaches it: the white pawns (a2, b2, c2, d2, f2, g2, h2, d3) need at least "
+     "1 capture (a file step each), and no black man is missing"),
+    ("no hidden placement a game reaches",
+     {"bishops.toml": problem("8/8/p4pp1/1p1pp2p/2p5/3N4/R7/b4K1k w - - 0 1", after='hidden = ["b:dark"]\n')},
+     "solve bishops.toml",
+     "bishops.toml: position.hidden: no placement of the hidden units is reachable in a game: a second black "
+     "dark-squared bishop (e3) needs a promotion, and no black pawn is missing"),
+    ("a start no game reaches", {}, 'play --fen "4k3/8/8/8/3B4/8/PPPPPPPP/4K3 w - - 0 1"',
+     "--fen: no game reaches it: a white dark-squared bishop on d4 (the c1 bishop is shut in by the pawns on b2 "
+     "and d2) needs a promotion, and no white pawn is missing"),
     ("latin-1 problem", {"bad.toml": 'title = "café"\n'.encode("latin-1") + problem("k7/8/1K6/8/8/8/8/7R w - - 0 1")},
      "solve bad.toml",
      "bad.toml: file: line 1, column 13: byte 0xe9 is not UTF-8 (save the file as UTF-8)"),
@@ -62,6 +77,28 @@ CASES = [
      "binary.pgn:1:1: control byte 0x1f: binary data, not a text file"),
     ("report to a missing folder", {}, "report problems/rotenberg-1976.toml --format html -o /no/such/dir/r.html",
      "-o: cannot write /no/such/dir/r.html: no such folder /no/such/dir"),
+    ("a fairy piece in a YACPDB entry", {"fairy.yaml": b"algebraic: {white: [Ka1, Gb2], black: [Kh8]}\nstipulation: '#2'\n"},
+     "import fairy.yaml",
+     "fairy.yaml: algebraic.white: 'Gb2' is not a chess man on a square (K, Q, R, B, S, P and a square such as "
+     "Kf1; fairy pieces are not read)"),
+    ("a YACPDB entry of a helpmate", {"help.yaml": b"algebraic: {white: [Ka1], black: [Kh8]}\nstipulation: h#4\n"},
+     "import help.yaml", "help.yaml: stipulation: 'h#4': ksolve reads mates (#N), not other stipulations"),
+    ("a Kriegspiel problem for Popeye", {}, "export problems/foster-1996.toml --to popeye",
+     "problems/foster-1996.toml: rules: Popeye solves orthodox problems, and this one is Kriegspiel (berkeley): it "
+     "sees every man and hears no referee"),
+    ("a folder as one YACPDB entry", {}, "export problems --to yacpdb",
+     "problems: a folder makes an Olive collection (--to olive); a YACPDB entry holds one problem"),
+    ("a verdict's certificate to a missing folder", {},
+     "verify problems/foster-1996.toml --certificate /no/such/dir/v.json",
+     "--certificate: cannot write /no/such/dir/v.json: no such folder /no/such/dir"),
+    ("a verdict's certificate for a folder", {}, "verify problems --certificate v.json",
+     "--certificate: the certificate of one problem file's verdict (not a folder)"),
+    ("a refutation under Modern Kriegspiel",
+     {"r.json": b'{"format": "ksolve-refutation", "version": 1, "rules": "modern", "goal": "mate", "moves": 1, '
+                b'"initial": [{}, {}]}'},
+     "check problems/modern-01.toml r.json",
+     "r.json: rules: refutations under modern are not checked (a probe may name too many sets of squares to "
+     "enumerate)"),
     ("certificate to a missing folder", {}, "solve problems/rotenberg-1976.toml --certificate /no/such/dir/c.json",
      "--certificate: cannot write /no/such/dir/c.json: no such folder /no/such/dir"),
     ("heatmap to a missing folder", {}, "belief examples/game.pgn -o /no/such/dir/heatmap.svg",
@@ -389,10 +426,14 @@ def error_rows() -> list[tuple[str, str, str]]:
 
 def test_the_errors_page_shows_every_case_and_every_row_is_run() -> None:
     """Every row of ``docs/guide/errors.md`` is a case run here (its command and line
-    the same), every case a row; the certificate of another problem has its own test."""
+    the same) or in ``tests/test_endgame_limits.py``, every case a row; the
+    certificate of another problem has its own test."""
+    from test_endgame_limits import CASES as ENDGAME_CASES
+
     rows = {name: (command, line) for name, command, line in error_rows()}
     cases = {name: (command, line) for name, _, command, line in CASES}
-    assert set(rows) - set(cases) == {"the certificate of foster-1996 checked against another problem"}
+    endgame = {case[0] for case in ENDGAME_CASES}
+    assert set(rows) - set(cases) - endgame == {"the certificate of foster-1996 checked against another problem"}
     assert set(cases) <= set(rows), set(cases) - set(rows)
     for name, (command, line) in cases.items():
         assert rows[name] == (command, line), name
