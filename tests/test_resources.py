@@ -5,6 +5,8 @@ a move-limit draw."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -26,6 +28,7 @@ from ksolve.resources import (
 from ksolve.search.run import Stats
 
 BARE_KINGS = "8/8/8/8/8/8/8/K6k w - - 0 1"
+COMPILING = ("ksolve: compiling kernels", "ksolve: still compiling kernels")  # a fresh process's first run
 FOUR_PIECES = ["q:any", "r:any", "b:any", "n:any"]
 """13.3 M positions: some 6 GB to build and search."""
 
@@ -35,14 +38,16 @@ def run(*args: str):
 
 
 def test_an_oversized_belief_fails_before_the_work_with_one_line(tmp_path: Path) -> None:
+    """In a process of its own, as a user runs it (a test worker may hold more than the budget already)."""
     problem = tmp_path / "huge.toml"
     problem.write_text(f'stipulation = "#2"\nrules = "berkeley"\n[position]\nfen = "{BARE_KINGS}"\n'
                        f"hidden = {FOUR_PIECES!r}\n".replace("'", '"'))
     started = time.perf_counter()
-    result = run("solve", str(problem), "--max-memory", "1G")
-    assert time.perf_counter() - started < 10  # estimated from a sample, not enumerated
-    assert result.exit_code == 2
-    lines = result.stderr.splitlines()
+    result = subprocess.run([sys.executable, "-c", "from ksolve.cli import main; main()", "solve", str(problem),
+                             "--max-memory", "1G"], capture_output=True, text=True, timeout=600)
+    assert time.perf_counter() - started < 60  # estimated from a sample, not enumerated (a cold cache compiles)
+    assert result.returncode == 2
+    lines = [line for line in result.stderr.splitlines() if not line.startswith(COMPILING)]
     assert len(lines) == 1
     assert lines[0].startswith(f"ksolve: error: {problem}: position.hidden: the belief would need ~13,")
     assert lines[0].endswith("positions (5.4 GB), over the memory budget of 1.0 GB (--max-memory)")
@@ -51,9 +56,6 @@ def test_an_oversized_belief_fails_before_the_work_with_one_line(tmp_path: Path)
 def test_the_belief_command_obeys_the_budget_too() -> None:
     """In a process of its own, as a user runs it: a test process may already hold more than the
     budget, which the command refuses first as a budget it cannot keep."""
-    import subprocess
-    import sys
-
     result = subprocess.run([sys.executable, "-c", "from ksolve.cli import main; main()", "belief", "--fen",
                              BARE_KINGS, *(f"--hidden={unit}" for unit in FOUR_PIECES), "--max-memory", "512M"],
                             capture_output=True, text=True, timeout=600)
