@@ -152,7 +152,7 @@ def _write_pictures(table, report_file: str | None, svg_folder: str | None, cert
         from ksolve.endgame import certify_rows
 
         def told(row) -> None:
-            click.echo(f"ksolve: {row.placement}: {row.message}", err=True)
+            click.echo(f"ksolve: {row.describe()}", err=True)
 
         certified = certify_rows(table, table.reaching_maximum(), certify_folder, progress=told)
         certificates = {row.placement: str(row.certificate) for row in certified}

@@ -424,6 +424,22 @@ def test_a_row_from_total_ignorance_replays_in_the_checker() -> None:
     assert ksolve.check(ksolve.load_problem_text(text, proof["problem"]), proof).verified
 
 
+def test_certified_rows_are_dags_with_each_turn_once_and_a_changed_turn_is_refused() -> None:
+    import json
+
+    tables = solver("KQK", "berkeley")
+    text, proof = certified_row(tables, (chess.A1, chess.H1), 9, region("a8,b8,a7,b7,c8,c7,a6,b6,c6"))
+    assert proof["version"] == 2
+    written = [json.dumps(node, sort_keys=True) for node in proof["nodes"]]
+    assert len(written) == len(set(written)) > 9
+    problem = ksolve.load_problem_text(text, proof["problem"])
+    assert ksolve.check(problem, proof).verified
+    first = next(i for i, node in enumerate(proof["nodes"]) if "attempt" in node)
+    tampered = json.loads(json.dumps(proof))
+    tampered["nodes"][first]["attempt"] = "h1h2" if proof["nodes"][first]["attempt"] != "h1h2" else "h1h3"
+    assert not ksolve.check(problem, tampered).verified
+
+
 def test_a_row_cannot_be_certified_below_its_shortest_win() -> None:
     tables = solver("KQK", "berkeley")
     with pytest.raises(ValueError, match="no win within 7"):

@@ -99,6 +99,16 @@ class CertifiedRow:
     certificate: Path
     verified: bool
     message: str
+    bytes: int = 0
+    write_seconds: float = 0.0
+    check_seconds: float = 0.0
+
+    def describe(self) -> str:
+        """``Kc3 Re5: 2.3 MB written in 19.9 s, checked in 31.0 s: verified: ...``."""
+        from ksolve.resources import format_bytes
+
+        return (f"{self.placement}: {format_bytes(self.bytes)} written in {self.write_seconds:.1f} s, "
+                f"checked in {self.check_seconds:.1f} s: {self.message}")
 
 
 def certify_rows(table: EndgameTable, rows: list[EndgameRow], folder: str | Path, check: bool = True,
@@ -107,6 +117,7 @@ def certify_rows(table: EndgameTable, rows: list[EndgameRow], folder: str | Path
     (``ID.cert.json``) into ``folder`` and, with ``check``, replay the
     certificate with the independent checker."""
     import json
+    import time
 
     from ksolve.endgame.certify import certified_row, problem_id
     from ksolve.endgame.sweep import SweepSpec, solver_for
@@ -121,18 +132,23 @@ def certify_rows(table: EndgameTable, rows: list[EndgameRow], folder: str | Path
             continue
         number = solver.placement(row.squares).number
         kings = None if anywhere else solver.start_squares(number, table.start)
+        started = time.perf_counter()
         text, proof = certified_row(solver, row.squares, row.moves, kings)
         name = problem_id(solver, row.squares, kings)
         problem_path, certificate_path = folder / f"{name}.toml", folder / f"{name}.cert.json"
         problem_path.write_text(text, encoding="utf-8")
-        certificate_path.write_text(json.dumps(proof, separators=(",", ":")), encoding="utf-8")
+        written = json.dumps(proof, separators=(",", ":"))
+        certificate_path.write_text(written, encoding="utf-8")
+        write_seconds = time.perf_counter() - started
         verified, message = True, "not checked"
+        started = time.perf_counter()
         if check:
             from ksolve.checker import check_certificate_file
 
             result = check_certificate_file(problem_path, certificate_path)
             verified, message = result.verified, result.format()
-        done = CertifiedRow(row.placement, problem_path, certificate_path, verified, message)
+        done = CertifiedRow(row.placement, problem_path, certificate_path, verified, message, len(written.encode()),
+                            write_seconds, time.perf_counter() - started)
         out.append(done)
         if progress is not None:
             progress(done)

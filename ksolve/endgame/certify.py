@@ -1,7 +1,9 @@
 """Certificates of endgame table rows: the problem file of a placement ("the
 black king on any legal square, White mates in n") and the strategy the
 tables prove, written in the format ``ksolve check`` replays
-(``docs/certificate.md``).
+(``docs/certificate.md``, version 2: each distinct turn written once, so that
+a row of 33 moves with some 40,000 distinct White turns is a file of a few
+megabytes, not a tree of 10^9 nodes).
 
 The strategy is read back from the search: at each of White's turns, in
 the real board's frame, the first attempt the tables prove winning within
@@ -18,8 +20,8 @@ checker (python-chess only) judges the rest.
 >>> solver = EndgameSolver(parse_material("KQK"), get_rules("berkeley"))
 >>> corner = chess.BB_A8 | chess.BB_B8 | chess.BB_A7 | chess.BB_B7
 >>> text, proof = certified_row(solver, (chess.A1, chess.H1), 8, corner)
->>> proof["moves"], proof["positions"]
-(8, 2)
+>>> proof["version"], proof["moves"], proof["positions"]
+(2, 8, 2)
 >>> import ksolve
 >>> ksolve.check(ksolve.load_problem_text(text, proof["problem"]), proof).verified
 True
@@ -35,7 +37,7 @@ import numpy as np
 from ksolve.belief import BeliefState
 from ksolve.board.convert import move_to_uci
 from ksolve.board.layout import COLUMN_BLACK, KING
-from ksolve.certificates import FORMAT, VERSION, observation
+from ksolve.certificates import DAG_VERSION, FORMAT, DagWriter, observation
 from ksolve.checker.problem import problem_digest
 from ksolve.endgame.model import white_men
 from ksolve.endgame.solver import EndgameSolver
@@ -83,23 +85,25 @@ def certified_row(solver: EndgameSolver, squares: tuple[int, ...], moves: int, k
     initial = [[observation(solver.rules, key), writer.white(part, moves)]
                for key, part in start.turn_info(solver.rules)]
     name = problem_id(solver, squares, kings)
-    proof = {"format": FORMAT, "version": VERSION, "problem": f"{name}.toml",
+    proof = {"format": FORMAT, "version": DAG_VERSION, "problem": f"{name}.toml",
              "problem_id": name, "problem_sha256": problem_digest(text),
              "rules": solver.rules.name, "goal": solver.rules.goal, "moves": moves, "positions": len(start),
-             "initial": initial}
+             **writer.dag.ordered(initial)}
     return text, proof
 
 
 class _StrategyWriter:
-    """The strategy tree, turn by turn, in the real board's frame."""
+    """The strategy's nodes, turn by turn, in the real board's frame, each distinct
+    one kept once (``dag``); a turn met again is its node's number."""
 
     def __init__(self, solver: EndgameSolver) -> None:
         self.solver = solver
         self.rules = solver.rules
-        self.done: dict[tuple[int, int, int], dict[str, Any]] = {}
+        self.dag = DagWriter()
+        self.done: dict[tuple[int, int, int], int] = {}
         self.turns = 0
 
-    def white(self, belief: BeliefState, moves: int) -> dict[str, Any]:
+    def white(self, belief: BeliefState, moves: int) -> int:
         """White's turn: the attempt the tables prove, and what follows each answer."""
         known = self.done.get((belief.key, len(belief), moves))
         if known is not None:
@@ -120,17 +124,17 @@ class _StrategyWriter:
                 raise ValueError(f"the tables' move {move_to_uci(move)} loses: {self.rules.describe(key)}")
         if answers:
             node["answers"] = answers
-        self.done[(belief.key, len(belief), moves)] = node
-        return node
+        number = self.done[(belief.key, len(belief), moves)] = self.dag.intern(node)
+        return number
 
-    def black(self, belief: BeliefState, moves: int) -> dict[str, Any]:
+    def black(self, belief: BeliefState, moves: int) -> int:
         """Black's reply, grouped by what White hears, each followed by White's turn."""
         replies = []
         for key, part in belief.replies(self.rules):
             if self.rules.outcome(key) is not Outcome.GOES_ON:
                 raise ValueError(f"a reply ends the game: {self.rules.describe(key)}")
             replies.append([observation(self.rules, key), self.white(part, moves)])
-        return {"replies": replies}
+        return self.dag.intern({"replies": replies})
 
     def _winning_move(self, belief: BeliefState, moves: int) -> int:
         """The first of the placement's attempts (in the tables' order) that wins within ``moves``."""
