@@ -37,7 +37,6 @@ Modern Kriegspiel's probes are not enumerated (a turn may name any of some
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +44,8 @@ import chess
 
 from ksolve.checker import referee
 from ksolve.checker.problem import parse_problem_file, read_problem_text
-from ksolve.checker.replay import CheckResult, Counterexample, Line, _Refuted, _Replay, same_problem
+from ksolve.checker.replay import (CheckResult, Counterexample, Line, _Refuted, _Replay, same_problem,
+                                   walk_from_initial)
 from ksolve.checker.schema import LOST, MAX_DEPTH, REFUTATION_DAG_VERSION, CertificateError, validate_refutation
 
 
@@ -86,15 +86,7 @@ def _check(text: str, certificate: dict[str, Any], name: str) -> CheckResult:
         result.notes.append(note)
     walk = _Walk(rules, moves, problem.forbidden, certificate.get("first"), certificate.get("nodes")
                  if certificate["version"] == REFUTATION_DAG_VERSION else None)
-    limit = sys.getrecursionlimit()
-    try:
-        sys.setrecursionlimit(max(limit, 3 * MAX_DEPTH))
-        walk.initial(certificate["initial"], problem.boards)
-    except _Refuted as refuted:
-        result.counterexample, result.reason = refuted.counterexample, refuted.counterexample.reason
-    finally:
-        sys.setrecursionlimit(limit)
-    result.nodes, result.lines = walk.nodes, walk.lines
+    walk_from_initial(walk, certificate["initial"], problem.boards, result, 3 * MAX_DEPTH)
     if result.counterexample is None:
         if rules != problem.file_rules:
             result.reason = f"the refutation holds under {rules}, but the problem's rule set is {problem.file_rules}"

@@ -221,15 +221,7 @@ def _check(problem: CheckProblem, certificate: dict[str, Any], text: str, name: 
                             f"the checker enumerates {result.positions}")
     replay = _Replay(rules, moves, problem.forbidden, problem.probes,  # probes: for the certificate's rules
                      certificate["nodes"] if certificate["version"] == DAG_VERSION else None)
-    limit = sys.getrecursionlimit()
-    try:
-        sys.setrecursionlimit(max(limit, 20_000))
-        replay.initial(certificate["initial"], problem.boards)
-    except _Refuted as refuted:
-        result.counterexample, result.reason = refuted.counterexample, refuted.counterexample.reason
-    finally:
-        sys.setrecursionlimit(limit)
-    result.nodes, result.lines = replay.nodes, replay.lines
+    walk_from_initial(replay, certificate["initial"], problem.boards, result, 20_000)
     if result.counterexample is None:
         if rules != problem.file_rules:
             result.reason = f"the strategy holds under {rules}, but the problem's rule set is {problem.file_rules}"
@@ -238,6 +230,21 @@ def _check(problem: CheckProblem, certificate: dict[str, Any], text: str, name: 
         else:
             result.verified = True
     return result
+
+
+def walk_from_initial(walker: Any, initial: list, boards: list, result: CheckResult, depth: int) -> None:
+    """``walker.initial(initial, boards)`` with room for ``depth`` nested calls: the
+    first failure found becomes ``result``'s counterexample, and the walker's node and
+    line counts its own (``walker``: a ``_Replay`` or a refutation's walk)."""
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(max(limit, depth))
+        walker.initial(initial, boards)
+    except _Refuted as refuted:
+        result.counterexample, result.reason = refuted.counterexample, refuted.counterexample.reason
+    finally:
+        sys.setrecursionlimit(limit)
+    result.nodes, result.lines = walker.nodes, walker.lines
 
 
 class _Replay:
