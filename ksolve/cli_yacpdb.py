@@ -1,9 +1,11 @@
 """``ksolve export`` and ``ksolve import``: problems to and from YACPDB entries and Olive
-collections (thin: read, call ``ksolve.yacpdb``, write).  Exit 0, or 2 on bad input (one
+collections, out to Popeye's input and LaTeX diagrams (thin: read, call ``ksolve.yacpdb``
+or ``ksolve.latex``, write).  Exit 0, or 2 on bad input (one
 ``ksolve: error:`` line naming the file, the entry and the field, before anything is written).
 
     ksolve export problems/foster-1996.toml --to yacpdb -o foster.yaml
     ksolve export problems --to olive -o kriegspiel.olv
+    ksolve export problems --to latex -o booklet.pdf
     ksolve import kriegspiel.olv -o imported
 """
 
@@ -18,21 +20,25 @@ from ksolve.cli_support import check_writable, fail, input_errors, write_output
 
 @click.command(name="export")
 @click.argument("path", type=click.Path())
-@click.option("--to", "target", type=click.Choice(["yacpdb", "olive", "popeye"]), required=True,
+@click.option("--to", "target", type=click.Choice(["yacpdb", "olive", "popeye", "latex"]), required=True,
               help="yacpdb: one problem file as a YACPDB entry; olive: a folder's (or one file's) problems as an "
-                   "Olive collection, one YAML document each; popeye: orthodox problems as Popeye's input.")
+                   "Olive collection, one YAML document each; popeye: orthodox problems as Popeye's input; "
+                   "latex: diagrams for print (diagram.sty), the solutions after them; -o NAME.pdf typesets it.")
 @click.option("-o", "output", type=click.Path(dir_okay=False, writable=True), help="Write here (default: stdout).")
 def export(path: str, target: str, output: str | None) -> None:
     """Write problem files as YACPDB entries (YAML): the diagram, stipulation, authors,
     source and solution in their fields, the rule set and the hidden units in comments,
     and the whole problem in one comment, so that `ksolve import` reads it back.  Or, for
-    orthodox problems (Popeye sees every man), as Popeye's input.
+    orthodox problems (Popeye sees every man), as Popeye's input.  Or as a LaTeX
+    booklet of diagrams (the chess-problem-diagrams package), typeset to PDF when -o
+    names a .pdf file and pdflatex is installed.
 
     \b
     Example:
       ksolve export problems/foster-1996.toml --to yacpdb -o foster.yaml
       ksolve export problems --to olive -o kriegspiel.olv
       ksolve export benchmarks/orthodox --to popeye -o orthodox.inp
+      ksolve export problems --to latex -o booklet.pdf
     """
     import ksolve
     from ksolve.errors import read_text
@@ -45,9 +51,14 @@ def export(path: str, target: str, output: str | None) -> None:
         fail(f"{path}: a folder makes an Olive collection (--to olive); a YACPDB entry holds one problem")
     if output:
         check_writable(output, "-o")
+    if output and output.lower().endswith(".pdf") and target != "latex":
+        fail(f"-o {output}: a PDF is written by --to latex only")
     files = sorted(folder.rglob("*.toml")) if folder.is_dir() else [folder]
     if not files:
         fail(f"{path}: no problem files (*.toml) in this folder")
+    if target == "latex":
+        _export_latex(files, output)
+        return
     entries = []
     for file in files:
         with input_errors():
@@ -62,6 +73,35 @@ def export(path: str, target: str, output: str | None) -> None:
                    f"to {output}", err=True)
     else:
         click.echo(text, nl=False)
+
+
+def _export_latex(files: list[Path], output: str | None) -> None:
+    """The problems as one LaTeX document (or its PDF, for ``-o NAME.pdf``)."""
+    import ksolve
+    from ksolve.latex import LatexError, compile_pdf, diagram, document, tex_available
+
+    pdf = output is not None and output.lower().endswith(".pdf")
+    if pdf and not tex_available():
+        fail(f"-o {output}: a PDF needs pdflatex and diagram.sty (Debian: apt-get install texlive-latex-base "
+             "texlive-games texlive-pstricks texlive-fonts-recommended); write NAME.tex instead")
+    diagrams = []
+    for file in files:
+        with input_errors():
+            diagrams.append(diagram(ksolve.load_problem(str(file))))
+    text = document(diagrams)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    if pdf:
+        try:
+            compile_pdf(text, Path(output))
+        except LatexError as error:
+            fail(f"-o {output}: {error}")
+        except OSError as error:
+            fail(f"-o {output}: {error.strerror or error}")
+    else:
+        write_output(output, text)
+    click.echo(f"ksolve: {len(diagrams)} diagram{'' if len(diagrams) == 1 else 's'} written to {output}", err=True)
 
 
 @click.command(name="import")

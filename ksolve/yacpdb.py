@@ -38,6 +38,8 @@ from ksolve.errors import InputError
 EXTENSION = "ksolve-problem: "
 """The comment that holds the problem file's data (JSON), after this prefix."""
 _ORDER = "KQRBSP"
+_PARTICLES = {"ten", "van", "von", "de", "der", "den", "da", "di", "du", "le", "la"}
+"""Lower-case words that begin a family name (``ten Cate``)."""
 _LETTERS = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "S": chess.KNIGHT, "P": chess.PAWN}
 
 
@@ -51,7 +53,7 @@ def problem_entry(text: str, source: str) -> dict[str, Any]:
     position = data.get("position", {})
     fen = position.get("fen") or (position.get("positions") or [chess.STARTING_FEN])[0]
     entry: dict[str, Any] = {}
-    authors = _authors(data.get("author", ""))
+    authors = family_given(data.get("author", ""))
     if authors:
         entry["authors"] = authors
     if data.get("source") or data.get("year"):
@@ -103,7 +105,7 @@ def problem_from_entry(entry: Any, where: str) -> tuple[str, str]:
         if stipulation != "see text" and stipulation != data.get("stipulation"):
             data["stipulation"] = stipulation
         author = _author_line(entry.get("authors"))
-        if author and _authors(data.get("author", "")) != entry.get("authors"):
+        if author and family_given(data.get("author", "")) != entry.get("authors"):
             data["author"] = author
     identifier = data.get("id")
     if not isinstance(identifier, str) or not re.fullmatch(r"[A-Za-z0-9_.-]{1,80}", identifier):
@@ -246,12 +248,24 @@ def _placement(algebraic: dict, where: str) -> str:
     return board.board_fen()
 
 
-def _authors(author: str) -> list[str]:
-    """``"G. F. Anderson"`` -> ``["Anderson, G. F."]`` (several joined by " and ")."""
-    names = [name.strip() for name in re.split(r"\s+and\s+", author) if name.strip()]
-    if not names or any("(" in name for name in names):
-        return []
-    return [f"{name.split()[-1]}, {' '.join(name.split()[:-1])}".rstrip(", ") for name in names]
+def family_given(author: str) -> list[str]:
+    """Authors as "Family, Given" (several joined by " and "), nicknames in parentheses
+    dropped; ``[]`` for what is no person's name.
+
+    >>> family_given("G. F. Anderson and Pien (Pieter) ten Cate")
+    ['Anderson, G. F.', 'ten Cate, Pien']
+    >>> family_given("composed with ksolve")
+    []
+    """
+    names = [re.sub(r"\s*\([^)]*\)", "", name).strip() for name in re.split(r"\s+and\s+", author)]
+    written = []
+    for name in names:
+        words = name.split()
+        if len(words) < 2 or not words[0][:1].isupper():
+            return []
+        family = next((index for index in range(1, len(words)) if words[index] in _PARTICLES), len(words) - 1)
+        written.append(f"{' '.join(words[family:])}, {' '.join(words[:family])}")
+    return written
 
 
 def _author_line(authors: Any) -> str:

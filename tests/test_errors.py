@@ -88,6 +88,8 @@ CASES = [
      "sees every man and hears no referee"),
     ("a folder as one YACPDB entry", {}, "export problems --to yacpdb",
      "problems: a folder makes an Olive collection (--to olive); a YACPDB entry holds one problem"),
+    ("a PDF of an Olive collection", {}, "export problems --to olive -o all.pdf",
+     "-o all.pdf: a PDF is written by --to latex only"),
     ("a verdict's certificate to a missing folder", {},
      "verify problems/foster-1996.toml --certificate /no/such/dir/v.json",
      "--certificate: cannot write /no/such/dir/v.json: no such folder /no/such/dir"),
