@@ -321,3 +321,47 @@ def test_a_verification_on_the_verify_page_shows_in_the_library_and_variants_sho
         page.click("#tab-library")
         expect(page.locator('#library-table td.verdict-cell[data-name="dawson-copy"] .badge')).to_have_text("sound")
         context.close()
+
+
+def test_export_and_import_as_a_composer_does(page, tmp_path) -> None:
+    """Export the problem in each format (a refused one says why), then import an Olive
+    collection of three, open each from the list, and a fairy entry is refused in one line."""
+    from click.testing import CliRunner
+
+    from ksolve.cli import main
+
+    page.fill("#toml", (ROOT / "problems" / "foster-1996.toml").read_text())
+    expect(page.locator("#check-status")).to_contain_text("25 positions")
+    for to, suffix, words in (("latex", "tex", r"\begin{diagram}"), ("yacpdb", "yaml", "ksolve-problem: "),
+                              ("olive", "olv", "algebraic:")):
+        page.select_option("#export-to", to)
+        with page.expect_download() as download:
+            page.click("#export")
+        assert download.value.suggested_filename == f"foster-1996.{suffix}"
+        assert words in Path(download.value.path()).read_text(encoding="utf-8")
+        expect(page.locator("#save-status")).to_contain_text(f"Exported as foster-1996.{suffix}")
+    page.select_option("#export-to", "popeye")
+    page.click("#export")
+    status = page.locator("#save-status")
+    expect(status).to_have_class(re.compile(r"\bbad\b"))
+    expect(status).to_contain_text("Popeye solves orthodox problems")
+    folder = tmp_path / "three"
+    folder.mkdir()
+    for name in ("dawson-fcr3192", "foster-1996", "rotenberg-1976"):
+        (folder / f"{name}.toml").write_bytes((ROOT / "problems" / f"{name}.toml").read_bytes())
+    CliRunner().invoke(main, ["export", str(folder), "--to", "olive", "-o", str(tmp_path / "three.olv")])
+    page.set_input_files("#import-file", str(tmp_path / "three.olv"))
+    expect(status).to_contain_text("three.olv: 3 problems; dawson-fcr3192 opened")
+    expect(page.locator("#import-pick option")).to_have_count(3)
+    expect(page.locator("#check-status")).to_contain_text("1 position")
+    page.select_option("#import-pick", label="rotenberg-1976")
+    expect(page.locator("#check-status")).to_contain_text("30 positions")
+    assert page.input_value("#save-name") == "rotenberg-1976" and page.input_value("#title").startswith("Rotenberg")
+    page.select_option("#import-pick", label="foster-1996")
+    expect(page.locator("#check-status")).to_contain_text("25 positions")
+    (tmp_path / "fairy.yaml").write_text("algebraic: {white: [Ka1, Gb2], black: [Kh8]}\nstipulation: '#2'\n")
+    page.set_input_files("#import-file", str(tmp_path / "fairy.yaml"))
+    expect(status).to_have_class(re.compile(r"\bbad\b"))
+    expect(status).to_contain_text("fairy.yaml: ")
+    assert "\n" not in status.inner_text().strip() and "fairy pieces" in status.inner_text()
+    expect(page.locator("#check-status")).to_contain_text("25 positions")  # the open problem stays

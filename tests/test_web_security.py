@@ -60,6 +60,8 @@ def writes(game: str) -> list[tuple[str, str, dict | None]]:
         ("PUT", "/api/problems/foster-1996", {"problem": VANDALISED}),
         ("PUT", "/api/problems/planted", {"problem": VANDALISED}),
         ("POST", "/api/problems/check", {"problem": FOSTER}),
+        ("POST", "/api/export", {"problem": FOSTER, "to": "latex"}),
+        ("POST", "/api/import", {"text": "algebraic: {white: [Kb6, Rh1], black: [Ka8]}\nstipulation: '#1'\n"}),
         ("POST", "/api/try", {"problem": FOSTER}),
         ("POST", "/api/play", {"rules": "berkeley", "mode": "hotseat"}),
         ("POST", f"/api/play/{game}/attempt", {"side": "white", "move": "e2e4"}),

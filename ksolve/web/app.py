@@ -35,6 +35,7 @@ from ksolve.execution.options import DEFAULT_SECONDS
 from ksolve.web.checks import CheckPool
 from ksolve.web.client_limits import ClientLimits
 from ksolve.web.errors import EXCEPTION_HANDLERS, ApiError
+from ksolve.web.interchange import EXPORTS, export_problem, import_entries
 from ksolve.web.jobs import DONE, Job, JobManager, JobsUnavailable, QueueFull
 from ksolve.web.problems_store import SUFFIX, ProblemStore
 from ksolve.web.requests import BodyLimit, job_request, problem_field, read_json
@@ -105,6 +106,22 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
 
     async def check(request: Request) -> JSONResponse:
         return JSONResponse(asdict(await checks.check(problem_field(await read_json(request)))))
+
+    async def export(request: Request) -> JSONResponse:
+        data = await read_json(request)
+        text, to = problem_field(data), data.get("to")
+        if not isinstance(to, str):
+            raise ApiError(422, f"to: missing (one of {', '.join(EXPORTS)})" if to is None
+                           else f"to: must be a string, got {type(to).__name__}")
+        return JSONResponse(asdict(await run_in_threadpool(export_problem, text, to)))
+
+    async def import_(request: Request) -> JSONResponse:
+        text = (await read_json(request)).get("text")
+        if not isinstance(text, str):
+            raise ApiError(422, "text: missing (the YAML of a YACPDB entry or an Olive collection)" if text is None
+                           else f"text: must be a string, got {type(text).__name__}")
+        problems = await run_in_threadpool(import_entries, text)
+        return JSONResponse({"problems": [asdict(problem) for problem in problems]})
 
     async def list_problems(_request: Request) -> JSONResponse:
         problems = await run_in_threadpool(the_store().list)  # reads every file: out of the event loop
@@ -184,6 +201,8 @@ def create_app(problems_dir: Path | None, max_running: int = os.cpu_count() or 1
     routes = [
         Route("/api/info", info),
         Route("/api/problems/check", check, methods=["POST"]),
+        Route("/api/export", export, methods=["POST"]),
+        Route("/api/import", import_, methods=["POST"]),
         Route("/api/problems", list_problems),
         Route("/api/problems/{name}", get_problem),
         Route("/api/problems/{name}", put_problem, methods=["PUT"]),

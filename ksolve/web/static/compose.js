@@ -446,6 +446,43 @@ export function initCompose() {
     load(text);
     $('open-file').value = '';
   });
+  const fileStatus = (text, good) => {
+    $('save-status').textContent = text;
+    $('save-status').className = `status small ${good ? 'good' : 'bad'}`;
+  };
+  $('export').addEventListener('click', async () => { // YACPDB, Olive, Popeye or LaTeX, as ksolve export writes it
+    try {
+      const written = await api('POST', '/api/export', { problem: tomlArea.value, to: $('export-to').value });
+      download(written.filename, written.text, 'text/plain');
+      fileStatus(`Exported as ${written.filename}.`, true);
+    } catch (error) {
+      fileStatus(error.message, false);
+    }
+  });
+  let imported = [];
+  const openImported = index => {
+    const problem = imported[index];
+    load(problem.problem);
+    $('save-name').value = problem.id.toLowerCase().replace(/[^a-z0-9._-]+/g, '-');
+  };
+  $('import-file').addEventListener('change', async () => { // a YACPDB entry or an Olive collection
+    const file = $('import-file').files[0];
+    $('import-file').value = '';
+    if (!file) return;
+    try {
+      imported = (await api('POST', '/api/import', { text: await file.text() })).problems;
+    } catch (error) {
+      fileStatus(`${file.name}: ${error.message}`, false);
+      return;
+    }
+    const pick = $('import-pick');
+    pick.replaceChildren(...imported.map((problem, index) => el('option', { value: String(index) }, problem.id)));
+    pick.hidden = imported.length < 2;
+    openImported(0);
+    fileStatus(imported.length > 1 ? `${file.name}: ${plural(imported.length, 'problem')}; ${imported[0].id} opened ` +
+                                      '(choose another in the list beside).' : `${file.name}: ${imported[0].id} opened.`, true);
+  });
+  $('import-pick').addEventListener('change', () => openImported(Number($('import-pick').value)));
   $('save').addEventListener('click', async () => {
     const name = $('save-name').value.trim();
     const status = $('save-status');
