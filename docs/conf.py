@@ -14,6 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # collection_pages, the certified collection's pages
 
 import ksolve  # noqa: E402  (the version of the package documented)
 
@@ -27,10 +28,11 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.graphviz",
     "sphinx_click",
+    "collection_pages",
 ]
 source_suffix = {".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "site", "**/.ipynb_checkpoints"]
+exclude_patterns = ["_build", "site", "**/.ipynb_checkpoints", "collection/generated/table.md"]
 
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3

@@ -235,10 +235,10 @@ def _hidden_words(units: list[HiddenUnit], varying: int) -> str:
     if len(units) > 3 and all(chess.popcount(unit.squares) == 1 for unit in units):
         colours = {"white" if unit.color else "black" for unit in units}
         return f"Hidden: {len(units)} {' and '.join(sorted(colours))} men, on the squares marked"
-    return "Hidden: " + "; ".join(_unit_words(unit) for unit in units)
+    return "Hidden: " + "; ".join(unit_words(unit) for unit in units)
 
 
-def _unit_words(unit: HiddenUnit) -> str:
+def unit_words(unit: HiddenUnit) -> str:
     """``b:dark`` -> ``black bishop on a dark square``."""
     names = " or ".join(chess.piece_name(piece) for piece in unit.pieces)
     where = unit.spec.partition(":")[2].strip().lower() if ":" in unit.spec else ""
