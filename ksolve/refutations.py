@@ -23,12 +23,15 @@ as the number of attempts to the power of the moves: the writer stops past
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ksolve import __version__
 from ksolve.analysis import Analysis
 from ksolve.belief import BeliefState
 from ksolve.board import move_from_uci, move_to_uci
+from ksolve.board.convert import position_to_board
+from ksolve.board.layout import COLUMN_WHITE
 from ksolve.certificates import DagWriter, observation, problem_identity
 from ksolve.checker.schema import LOST, REFUTATION_DAG_VERSION, REFUTATION_FORMAT, REFUTATION_VERSION
 from ksolve.rules.base import ASKED, FRESH, Outcome
@@ -38,6 +41,8 @@ from ksolve.search.run import Limits
 
 MAX_NODES = 200_000
 """The most nodes a refutation is written with (each checked by the checker)."""
+MAX_DOMINANCE_SCAN = 64
+"""Refuted turns of the same men, moves and state a new turn is compared with (the latest)."""
 
 
 class RefutationTooLarge(ValueError):
@@ -64,8 +69,12 @@ class Refuter:
     """Refutations of one problem's claims, their classes decided by one search (whose
     tables each refutation reuses)."""
 
-    def __init__(self, analysis: Analysis, limits: Limits | None = None, max_nodes: int = MAX_NODES) -> None:
+    def __init__(self, analysis: Analysis, limits: Limits | None = None, max_nodes: int = MAX_NODES,
+                 dominance: bool = True) -> None:
         self.analysis = analysis
+        self.dominance = dominance
+        """Whether a DAG refutes a turn by a refuted turn among its positions (off: the reference of
+        ``benchmarks/bench_dominance.py``)."""
         self.rules = analysis.rules
         if self.rules.probes:
             raise ValueError(f"refutations under {self.rules.name} are not written (a probe may name too many "
@@ -82,7 +91,7 @@ class Refuter:
             won = search.wins(part.belief, moves) if code is None else search.attempt_wins(part.belief, code, moves)
             if not won:
                 nodes = DagWriter(_with_references) if dag else None
-                root = _Writer(search, self.max_nodes, nodes).white(part.belief, moves, FRESH, code)
+                root = _Writer(search, self.max_nodes, nodes, self.dominance).white(part.belief, moves, FRESH, code)
                 header = {"format": REFUTATION_FORMAT, "version": REFUTATION_DAG_VERSION if dag else REFUTATION_VERSION,
                           "producer": f"ksolve {__version__}", **problem_identity(self.analysis.problem),
                           "rules": rules.name, "goal": rules.goal, "moves": moves,
@@ -102,16 +111,23 @@ class _Writer:
 
     A turn met again (the same positions, moves left and turn state) is written once:
     in a tree its subtree is repeated (and counted again: the checker replays it again),
-    in a DAG (``dag``) it is one node referred to by number."""
+    in a DAG (``dag``) it is one node referred to by number.  In a DAG a turn whose
+    positions include those of a turn already refuted with the same moves left and turn
+    state is refuted by it (dominance: what White cannot win knowing more, he cannot win
+    knowing less): the node ``keep``s those positions and answers as that turn does."""
 
-    def __init__(self, search: ProofNumberSearch, max_nodes: int, dag: DagWriter | None = None) -> None:
+    def __init__(self, search: ProofNumberSearch, max_nodes: int, dag: DagWriter | None = None,
+                 dominance: bool = True) -> None:
         self.search = search
+        self.dominance = dominance and dag is not None
         self.rules = search.prover.rules
         self.max_nodes = max_nodes
         self.dag = dag
         self.nodes = 0
         self.done: dict[tuple, tuple[Any, int]] = {}
         """(belief, moves, state, first) -> the node written and its tree's size."""
+        self.refuted: dict[tuple, list[_Refuted]] = {}
+        """(White's men, moves, state) -> the White turns refuted there (the dominance index)."""
 
     def count(self, nodes: int = 1) -> None:
         self.nodes += nodes
@@ -129,6 +145,13 @@ class _Writer:
             value, size = self.done[key]
             self.count(0 if self.dag is not None else size)
             return value
+        if self.dominance and first is None:
+            dominated = self.dominated(belief, moves, state)
+            if dominated is not None:
+                self.count()
+                value = self.written(dominated)
+                self.done[key] = (value, 1)
+                return value
         before = self.nodes
         self.count()
         rules = self.rules
@@ -153,7 +176,22 @@ class _Writer:
                 raise AssertionError("a lost turn where asking \"Any?\" wins")
         value = self.written(node)
         self.done[key] = (value, self.nodes - before)
+        if self.dominance and first is None:
+            self.refuted.setdefault(_men_key(belief, moves, state), []).append(
+                _Refuted(frozenset(belief.hashes.tolist()), belief, node))
         return value
+
+    def dominated(self, belief: BeliefState, moves: int, state: int) -> dict[str, Any] | None:
+        """A node refuting ``belief`` by a refuted turn among its positions (None: none known):
+        that turn's answers, with ``keep`` naming its positions."""
+        candidates = self.refuted.get(_men_key(belief, moves, state))
+        if not candidates:
+            return None
+        hashes = frozenset(belief.hashes.tolist())
+        for refuted in reversed(candidates[-MAX_DOMINANCE_SCAN:]):
+            if len(refuted.hashes) < len(hashes) and refuted.hashes <= hashes:
+                return {"keep": refuted.epds(self.rules.fog), **refuted.node}
+        return None
 
     def attempt(self, belief: BeliefState, move: int, moves: int, state: int, forced: bool) -> list | None:
         """``[UCI, answer, node]`` for one of White's attempts (None for one refused in
@@ -186,11 +224,40 @@ class _Writer:
             if rules.outcome(key) is not Outcome.GOES_ON:
                 self.count()
                 return self.written({"reply": [observation(rules, key), LOST]})
-        for key, part in replies:
-            if not self.search.wins(part, moves):
+        for key, part in sorted(replies, key=lambda kc: not self.known_lost(kc[1], moves, FRESH)):
+            if self.known_lost(part, moves, FRESH) or not self.search.wins(part, moves):
                 self.count()
                 return self.written({"reply": [observation(rules, key), self.white(part, moves, FRESH)]})
         return None
+
+    def known_lost(self, belief: BeliefState, moves: int, state: int) -> bool:
+        """Whether White's turn at ``belief`` is refuted already (written, or dominated by a
+        turn written): choosing it makes the refutation share that node."""
+        if ("white", belief.key, len(belief), moves, state, None) in self.done:
+            return True
+        return self.dominance and self.dominated(belief, moves, state) is not None
+
+
+@dataclass
+class _Refuted:
+    """A White turn refuted: its positions' hashes, its belief and its node's answers."""
+
+    hashes: frozenset[int]
+    belief: BeliefState
+    node: dict[str, Any]
+    _epds: list[str] | None = None
+
+    def epds(self, fog: bool) -> list[str]:
+        """The positions as the checker names them (python-chess's EPD), sorted."""
+        if self._epds is None:
+            en_passant = "xfen" if fog else "legal"
+            self._epds = sorted({position_to_board(row).epd(en_passant=en_passant) for row in self.belief.positions})
+        return self._epds
+
+
+def _men_key(belief: BeliefState, moves: int, state: int) -> tuple:
+    """What turns that may dominate each other share: White's men, the moves left, the turn state."""
+    return (*belief.positions[0, COLUMN_WHITE:COLUMN_WHITE + 6].tolist(), moves, state)
 
 
 def _with_references(node: dict[str, Any], index: Callable[[Any], Any]) -> dict[str, Any]:

@@ -43,16 +43,18 @@ class VerdictCertificate:
 
 
 def verdict_certificate(problem, report: Verification, limits: Limits | None = None, max_nodes: int = MAX_NODES,
-                        progress: Callable[[str, int, int], None] | None = None) -> VerdictCertificate:
+                        progress: Callable[[str, int, int], None] | None = None,
+                        dominance: bool = True) -> VerdictCertificate:
     """The certificate of ``report``'s verdict on ``problem`` (``ValueError`` for an
     undecided one): the keys' strategies (version 2), a refutation of each other first
     move within the moves, and of every first move within the fewest moves less one
     (with the key's own where keys need more); ``progress(what, index, parts)`` before each.
-    A part past ``max_nodes`` is left out; past ``limits``, it and the parts after it."""
+    A part past ``max_nodes`` is left out; past ``limits``, it and the parts after it.
+    ``dominance``: refutations share the nodes of turns whose positions they include."""
     if report.verdict == UNKNOWN:
         raise ValueError("an undecided verification has no certificate")
     analysis = Analysis(problem, rules=report.rules or None, moves=report.moves)
-    refuter = Refuter(analysis, limits, max_nodes)
+    refuter = Refuter(analysis, limits, max_nodes, dominance)
     written = VerdictCertificate({"format": VERDICT_FORMAT, "version": VERDICT_VERSION,
                                   "producer": f"ksolve {__version__}", **problem_identity(problem),
                                   "rules": analysis.rules.name, "goal": analysis.rules.goal, "moves": report.moves,

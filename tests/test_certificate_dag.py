@@ -121,3 +121,30 @@ def test_every_changed_attempt_of_a_dag_is_caught(solved) -> None:
                 pass
             caught += 1
     assert caught >= 20
+
+
+def test_a_turn_holding_a_refuted_turns_positions_shares_its_answers_and_a_wrong_keep_is_caught() -> None:
+    """Dominance in refutations: a White turn whose positions include those of a turn
+    already refuted (same moves left and turn state) is written as that turn's answers with
+    ``keep`` naming its positions, which makes anderson-21's verdict smaller; the checker
+    verifies it, and rejects each such node keeping a position that does not reach it."""
+    from ksolve.verdict_certificates import verdict_certificate
+
+    path = ROOT / "problems" / "anderson-21.toml"
+    problem = ksolve.load_problem(path)
+    report = ksolve.verify(problem, jobs=1)
+    shared = verdict_certificate(problem, report)
+    plain = verdict_certificate(problem, report, dominance=False)
+
+    def nodes(written) -> int:
+        return sum(len(part.get("nodes", [])) for part in written.data["refutations"])
+
+    kept = [(index, number) for index, part in enumerate(shared.data["refutations"])
+            for number, node in enumerate(part.get("nodes", [])) if "keep" in node]
+    assert kept and nodes(shared) < nodes(plain)
+    assert ksolve.check(path, shared.data).verified and ksolve.check(path, plain.data).verified
+    for index, number in kept:
+        tampered = copy.deepcopy(shared.data)
+        tampered["refutations"][index]["nodes"][number]["keep"].append("8/8/8/8/8/8/8/k6K w - -")
+        result = ksolve.check(path, tampered)
+        assert not result.verified and "does not reach here" in result.format(), (index, number)
