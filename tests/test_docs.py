@@ -10,6 +10,7 @@ installs); without them the build is skipped, except in CI (``CI`` set), where i
 from __future__ import annotations
 
 import doctest
+import json
 import os
 import re
 import shlex
@@ -364,6 +365,11 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     from ksolve.cli import main
 
     assert all(f"ksolve {name}" in cli for name in main.commands), "a command missing from the CLI reference"
+    collection = json.loads((DOCS / "collection" / "verdicts.json").read_text(encoding="utf-8"))["problems"]
+    index = (site / "collection" / "index.html").read_text(encoding="utf-8")
+    assert all((site / "collection" / "generated" / f"{row['id']}.html").exists() for row in collection)
+    assert index.count("<td><p><strong>C+</strong></p></td>") == sum(row["certificate"]["result"] == "verified" for row in collection)
+    assert len(list((site / "_downloads").rglob("ksolve-collection.*"))) == 2, "the Olive file and the booklet"
     api = (site / "reference" / "api.html").read_text(encoding="utf-8")
     assert "ksolve.solve" in api and "Keys, cooks, short solutions" in api
     assert (site / "explanation" / "prover.html").read_text(encoding="utf-8").count("<svg") >= 1 or \
