@@ -83,18 +83,22 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="problem file stems: measure these again, keep the others' rows")
     args = parser.parse_args()
     previous = {row["file"]: row for row in json.loads(OUTPUT.read_text())["problems"]} if OUTPUT.exists() else {}
-    rows = []
-    for path in problem_files():
-        file = str(path.relative_to(ROOT))
-        if args.only and path.stem not in args.only and file in previous:
-            rows.append(previous[file])
+    files = [str(path.relative_to(ROOT)) for path in problem_files()]
+    measured = dict(previous)
+    for file in files:
+        if args.only and Path(file).stem not in args.only and file in previous:
             continue
-        row = entry(path, args.seconds)
-        rows.append(row)
+        row = entry(ROOT / file, args.seconds)
+        measured[file] = row
+        write([measured[name] for name in files if name in measured])
         print(f"{row['id']}: {row['verification']['line']} | {row['certificate']['result']}", flush=True)
+
+
+def write(rows: list[dict[str, Any]]) -> None:
+    """The rows so far (after each problem: a run cut short keeps what it measured)."""
     OUTPUT.parent.mkdir(parents=True, exist_ok=True)
-    OUTPUT.write_text(json.dumps({"ksolve": ksolve.__version__, "problems": rows},
-                                 indent=1, ensure_ascii=False) + "\n")
+    OUTPUT.write_text(json.dumps({"ksolve": ksolve.__version__, "problems": rows}, indent=1, ensure_ascii=False)
+                      + "\n")
 
 
 if __name__ == "__main__":
