@@ -78,7 +78,8 @@ def export(path: str, target: str, output: str | None) -> None:
 def _export_latex(files: list[Path], output: str | None) -> None:
     """The problems as one LaTeX document (or its PDF, for ``-o NAME.pdf``)."""
     import ksolve
-    from ksolve.latex import LatexError, compile_pdf, diagram, document, tex_available
+    from ksolve.execution.typeset import LatexError, compile_pdf, tex_available
+    from ksolve.latex import diagram, document
 
     pdf = output is not None and output.lower().endswith(".pdf")
     if pdf and not tex_available():

@@ -10,6 +10,7 @@ each unit's letter (``K``, ``P``...).  The solution (the published key and text)
 collected by ``\\solution`` and printed in magazine layout after the diagrams by
 ``\\putsol``.  ``C+`` is printed only when the caller says the whole verdict's
 certificate was checked (``certified=True``); without a word on it, no mark.
+``ksolve.execution.typeset`` runs pdflatex on the document.
 
 >>> import ksolve
 >>> text = ('id = "m1"\\nstipulation = "#1"\\nrules = "berkeley"\\n'
@@ -27,15 +28,10 @@ certificate was checked (``certified=True``); without a word on it, no mark.
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Iterable
-from pathlib import Path
 
 import chess
 
-from ksolve.errors import InputError
 from ksolve.hidden import HiddenUnit
 from ksolve.problem import Problem
 from ksolve.yacpdb import family_given
@@ -51,10 +47,6 @@ _PREAMBLE = r"""\documentclass[a4paper]{article}
 \usepackage{diagram}
 \setboolean{showcomputer}{%s}
 """
-
-
-class LatexError(InputError):
-    """The booklet could not be typeset (no TeX, or TeX's own error)."""
 
 
 def escape(text: str) -> str:
@@ -137,34 +129,6 @@ def document(diagrams: Iterable[str], title: str = "", certified_marks: bool = F
     parts.append(r"\putsol")
     parts.append(r"\end{document}")
     return "\n".join(parts) + "\n"
-
-
-def tex_available() -> bool:
-    """Whether ``pdflatex`` and ``diagram.sty`` are installed."""
-    if shutil.which("pdflatex") is None or shutil.which("kpsewhich") is None:
-        return False
-    found = subprocess.run(["kpsewhich", "diagram.sty"], capture_output=True, text=True, check=False)
-    return bool(found.stdout.strip())
-
-
-def compile_pdf(tex: str, output: Path, timeout: float = 300.0) -> None:
-    """Typeset ``tex`` with pdflatex into ``output`` (``LatexError`` with TeX's first error line)."""
-    if not tex_available():
-        raise LatexError("a PDF needs pdflatex and diagram.sty (Debian: apt-get install texlive-latex-base "
-                         "texlive-games texlive-pstricks texlive-fonts-recommended); write the .tex instead")
-    with tempfile.TemporaryDirectory(prefix="ksolve-latex-") as folder:
-        source = Path(folder) / "booklet.tex"
-        source.write_text(tex, encoding="utf-8")
-        try:
-            run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", source.name],
-                                 cwd=folder, capture_output=True, text=True, timeout=timeout, check=False)
-        except subprocess.TimeoutExpired:
-            raise LatexError(f"pdflatex did not finish within {timeout:g} s") from None
-        pdf = Path(folder) / "booklet.pdf"
-        if run.returncode != 0 or not pdf.exists():
-            errors = [line for line in run.stdout.splitlines() if line.startswith("!")]
-            raise LatexError(f"pdflatex failed: {errors[0] if errors else 'exit ' + str(run.returncode)}")
-        shutil.copyfile(pdf, output)
 
 
 def _source_name(origin: str, year: int | None) -> str:

@@ -14,12 +14,13 @@ from click.testing import CliRunner
 
 import ksolve
 from ksolve import latex
+from ksolve.execution import typeset
 from ksolve.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = sorted((ROOT / "problems").rglob("*.toml"))
 GERMAN = {"K": chess.KING, "D": chess.QUEEN, "T": chess.ROOK, "L": chess.BISHOP, "S": chess.KNIGHT, "B": chess.PAWN}
-needs_tex = pytest.mark.skipif(not latex.tex_available(), reason="pdflatex or diagram.sty not installed "
+needs_tex = pytest.mark.skipif(not typeset.tex_available(), reason="pdflatex or diagram.sty not installed "
                                "(Debian: texlive-latex-base texlive-games texlive-pstricks)")
 
 
@@ -89,7 +90,7 @@ def test_export_writes_one_document_and_refuses_a_pdf_of_another_format(tmp_path
 
 
 def test_a_pdf_without_tex_is_one_error_line_before_any_work(tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(latex, "tex_available", lambda: False)
+    monkeypatch.setattr(typeset, "tex_available", lambda: False)
     result = CliRunner().invoke(main, ["export", "problems", "--to", "latex", "-o", str(tmp_path / "b.pdf")])
     assert result.exit_code == 2 and result.output.count("ksolve: error:") == 1
     assert "needs pdflatex and diagram.sty" in result.output and not (tmp_path / "b.pdf").exists()
