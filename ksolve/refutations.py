@@ -224,8 +224,9 @@ class _Writer:
             if rules.outcome(key) is not Outcome.GOES_ON:
                 self.count()
                 return self.written({"reply": [observation(rules, key), LOST]})
-        for key, part in sorted(replies, key=lambda kc: not self.known_lost(kc[1], moves, FRESH)):
-            if self.known_lost(part, moves, FRESH) or not self.search.wins(part, moves):
+        known = [(self.known_lost(part, moves, FRESH), key, part) for key, part in replies]
+        for lost, key, part in sorted(known, key=lambda entry: not entry[0]):  # stable: largest first within each
+            if lost or not self.search.wins(part, moves):
                 self.count()
                 return self.written({"reply": [observation(rules, key), self.white(part, moves, FRESH)]})
         return None
