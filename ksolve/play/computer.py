@@ -3,6 +3,10 @@
 It keeps its belief (``SideBelief``: exact, sampled past a budget) and on
 each attempt of its turn:
 
+0. **Endgame tables.** When the belief says the opponent has his king alone
+   and the player's men are a tabled material (``ksolve.play.endings``: KQK
+   and KRK by default), the tables' move is played: the win comes within
+   the tables' number of moves whatever the opponent does.
 1. **Forced win.** While the belief (filtered by this turn's refusals) holds
    at most ``PROVER_POSITIONS`` positions, ksolve's prover looks for a
    forced mate (Fog of War: king capture) in up to ``PROVER_MOVES`` moves
@@ -48,6 +52,7 @@ from ksolve.board import expand, move_from_uci, move_to_uci
 from ksolve.board.layout import COLUMN_BLACK, KING
 from ksolve.games.model import STANDARD_FEN
 from ksolve.play.belief import SideBelief
+from ksolve.play.endings import QUICK_MATERIALS, EndingChoice, EndingPlayer
 from ksolve.play.mirror import mirror_uci
 from ksolve.play.session import Answer, GameSession
 from ksolve.rules import codes
@@ -71,11 +76,13 @@ ANY_RATE = 0.25
 
 @dataclass
 class ThinkStats:
-    """What the player spent: attempts chosen, their total seconds, proofs found."""
+    """What the player spent: attempts chosen, their total seconds, proofs found, attempts
+    the endgame tables chose."""
 
     choices: int = 0
     seconds: float = 0.0
     proofs: int = 0
+    tabled: int = 0
 
     @property
     def mean_seconds(self) -> float:
@@ -86,7 +93,8 @@ class ComputerPlayer:
     """The computer playing ``side`` under ``rules``."""
 
     def __init__(self, rules: str, side: chess.Color, fen: str | None = None, seed: int = 0,
-                 budget: int = 40_000, memory: int | None = None) -> None:
+                 budget: int = 40_000, memory: int | None = None,
+                 tables: tuple[str, ...] = QUICK_MATERIALS) -> None:
         from ksolve.resources import Resources
 
         self.side = side
@@ -97,6 +105,11 @@ class ComputerPlayer:
         self.rules = self.belief.rules
         self.rng = random.Random(seed + 1)
         self.stats = ThinkStats()
+        self.endings = EndingPlayer(self.rules, tables)
+        self.ending: EndingChoice | None = None
+        """The tables' first choice of the game: the ending reached and its number of moves."""
+        self.ending_turn = -1
+        """The game's number of executed moves when the tables first chose (-1: never)."""
         self.fen = fen or STANDARD_FEN
         self._turn_length = -1
         self._state = FRESH
@@ -146,6 +159,12 @@ class ComputerPlayer:
         positions = self._working
         if len(positions) == 0:
             return self._random(askable)
+        tabled = self.endings.choose(positions, set(askable), self.belief.exact)
+        if tabled is not None:
+            self.stats.tabled += 1
+            if self.ending is None:
+                self.ending, self.ending_turn = tabled, self._turn_length
+            return tabled.uci
         if len(positions) <= PROVER_POSITIONS:
             proven = self._proven(positions, askable, can_ask)
             if proven is not None:
