@@ -256,8 +256,9 @@ def test_computer_plays_random_to_the_end_and_the_record_round_trips(rules):
 
 
 def test_computer_mates_when_the_prover_finds_it():
-    computer = ComputerPlayer("berkeley", chess.WHITE, fen="k7/8/1K6/8/8/8/8/7R w - - 0 1")
-    game = GameSession("berkeley", "k7/8/1K6/8/8/8/8/7R w - - 0 1")
+    # (a black pawn: without it the endgame tables would choose the move)
+    computer = ComputerPlayer("berkeley", chess.WHITE, fen="k7/6p1/1K6/8/8/8/8/7R w - - 0 1")
+    game = GameSession("berkeley", "k7/6p1/1K6/8/8/8/8/7R w - - 0 1")
     computer.play_turn(game)
     assert game.turns[-1].move == "h1h8" and game.result == "1-0" and computer.stats.proofs == 1
 
