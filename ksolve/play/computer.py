@@ -16,11 +16,17 @@ each attempt of its turn:
 3. **Heuristic** (otherwise): each attempt scores the chance it is legal
    times its expected value where it is: a win counts ``WIN`` (100), another
    end of the game -1, and otherwise, over up to ``SAMPLE`` positions drawn
-   from the belief, ``captured value + check bonus - 0.7 * the most valuable
-   man the opponent could take next`` (men worth 1, 3, 3, 5, 9; in Fog of
-   War a king that can be taken costs ``WIN``, more than any material, so
-   moves that leave it to be captured are avoided when another keeps it
-   safe).  The chances of legality and of a win are taken over the whole
+   from the belief, ``captured value + check bonus + promotion gain + pawn
+   push - 0.7 * the most valuable man the opponent could take next -
+   mobility * the opponent's replies`` (men worth 1, 3, 3, 5, 9; a reply
+   that mates, or in Fog of War takes the king, costs ``WIN``, more than any
+   material, so moves that allow it are avoided when another does not; the
+   opponent's replies weigh more when he has his king alone, so that the
+   king is hemmed in), less ``REPEAT`` for each time the player's men stood
+   so after one of its moves before (shuffling leads to a draw by
+   repetition).  ``Weights`` holds these figures; ``PREVIOUS`` are those of
+   the player before mates, mobility, pushes and repetitions counted (the
+   match baseline ``computer-previous``).  The chances of legality and of a win are taken over the whole
    belief up to ``FULL_BELIEF`` positions (a mate in 1 % of them must not
    outweigh a queen lost in the others), else over the sample.  A small
    seeded noise breaks ties.  The best attempt is made; after a refusal the
@@ -42,14 +48,16 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass, replace
 
 import chess
 import numpy as np
 
 from ksolve.belief import BeliefState
-from ksolve.board import expand, move_from_uci, move_to_uci
-from ksolve.board.layout import COLUMN_BLACK, KING
+from ksolve.board import move_from_uci, move_to_uci
+from ksolve.board.convert import decode_move
+from ksolve.board.layout import COLUMN_BLACK, COLUMN_WHITE, KING, PAWN
 from ksolve.games.model import STANDARD_FEN
 from ksolve.play.belief import SideBelief
 from ksolve.play.endings import QUICK_MATERIALS, EndingChoice, EndingPlayer
@@ -69,9 +77,34 @@ PROVER_LIMITS = Limits(seconds=1.0, nodes=20_000)
 VALUES = np.array([1.0, 3.0, 3.0, 5.0, 9.0, 0.0])
 """Pawn, knight, bishop, rook, queen, king (a king's loss is a loss of the game: ``WIN``)."""
 WIN = 100.0
-CHECK_BONUS = 0.2
-THREAT_WEIGHT = 0.7
 ANY_RATE = 0.25
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The heuristic's figures (see the module)."""
+
+    check: float = 0.2
+    """A check given."""
+    threat: float = 0.7
+    """Times the most valuable man the opponent could take next."""
+    mates: bool = True
+    """Whether a reply that mates costs ``WIN`` (in Fog of War a king taken always does)."""
+    mobility: float = 0.01
+    """Per reply the opponent has."""
+    lone_king_mobility: float = 0.15
+    """Per reply of an opponent with his king alone."""
+    push: float = 0.04
+    """Per rank a pawn gains, times the rank it reaches (the 7th: 7 times)."""
+    promotion: bool = True
+    """Whether a promotion gains the new man's value less the pawn's."""
+    repeat: float = 0.4
+    """Per earlier time the player's men stood so after its move."""
+
+
+CURRENT = Weights()
+PREVIOUS = Weights(mates=False, mobility=0.0, lone_king_mobility=0.0, push=0.0, promotion=False, repeat=0.0)
+"""The player as it was before mates, mobility, pawn pushes and repetitions counted."""
 
 
 @dataclass
@@ -94,7 +127,7 @@ class ComputerPlayer:
 
     def __init__(self, rules: str, side: chess.Color, fen: str | None = None, seed: int = 0,
                  budget: int = 40_000, memory: int | None = None,
-                 tables: tuple[str, ...] = QUICK_MATERIALS) -> None:
+                 tables: tuple[str, ...] = QUICK_MATERIALS, weights: Weights = CURRENT) -> None:
         from ksolve.resources import Resources
 
         self.side = side
@@ -105,6 +138,9 @@ class ComputerPlayer:
         self.rules = self.belief.rules
         self.rng = random.Random(seed + 1)
         self.stats = ThinkStats()
+        self.weights = weights
+        self.standings: Counter[bytes] = Counter()
+        """How often the player's men stood so (their bitboards) after one of its moves."""
         self.endings = EndingPlayer(self.rules, tables)
         self.ending: EndingChoice | None = None
         """The tables' first choice of the game: the ending reached and its number of moves."""
@@ -142,6 +178,9 @@ class ComputerPlayer:
     def heard(self, action: str, answer: Answer) -> None:
         """The referee's answer to this side's last action."""
         positions = self._working
+        if answer.moved and len(positions):
+            after = self.rules.attempt(positions[:1], move_from_uci(self._frame(action))).children
+            self.standings[_standing(after)[0]] += 1
         if answer.kind == "illegal" and action != "any":
             refused = self.rules.attempt(positions, move_from_uci(self._frame(action))).keys[:, 0]
             self._working = positions[refused == np.uint64(codes.ILLEGAL)]
@@ -211,9 +250,47 @@ class ComputerPlayer:
         material = 0.0
         if len(going):
             keys, parents, children = outcome.keys[going], sample[going], outcome.children[going]
-            material = float((_gains(parents, keys) - THREAT_WEIGHT * _threats(children, self.rules.fog)).mean())
+            material = float((_gains(parents, keys, self.weights.check) + self._progress(move, parents)
+                              - self._dangers(children)).mean())
+            material -= self.weights.repeat * self.standings[_standing(children[:1])[0]]
         expected = won * WIN - ended + (1.0 - won - ended) * material
         return float(legal.mean()) * expected + noise
+
+    def _progress(self, move: int, parents: np.ndarray) -> np.ndarray:
+        """Per position, what a pawn's move gains: its push and a promotion's new man."""
+        weights = self.weights
+        from_square, to_square, promotion = decode_move(move)
+        pawn = (parents[:, COLUMN_WHITE + PAWN] >> np.uint64(from_square)) & np.uint64(1)
+        gain = weights.push * (to_square // 8 - from_square // 8) * (to_square // 8)
+        if promotion and weights.promotion:
+            gain += VALUES[promotion] - VALUES[PAWN]
+        return pawn.astype(np.float64) * gain
+
+    def _dangers(self, children: np.ndarray) -> np.ndarray:
+        """Per child, ``threat`` times the most valuable man the opponent could take next
+        (``WIN``: a mate, or the king in Fog of War) plus the opponent's mobility."""
+        weights = self.weights
+        replies = self.rules.replies(children)
+        worst = np.zeros(len(children))
+        count = np.bincount(replies.parents, minlength=len(children)).astype(np.float64)
+        if len(replies.parents) == 0:
+            return worst
+        move_codes = replies.keys[:, 0].astype(np.int64)
+        taken = np.zeros(len(move_codes))
+        captured = (move_codes & codes.CAPTURE_MASK) != 0
+        squares = np.maximum(move_codes & codes.CAPTURE_MASK, 1) - 1
+        bits = np.left_shift(np.uint64(1), squares.astype(np.uint64))
+        for piece in range(KING):
+            hit = captured & ((children[replies.parents, COLUMN_WHITE + piece] & bits) != 0)
+            taken = np.where(hit, VALUES[piece], taken)
+        ends = (move_codes & codes.END_MASK) >> codes.END_SHIFT
+        lost = ends == codes.END_KING_CAPTURED if self.rules.fog else \
+            (ends == codes.END_CHECKMATE) if weights.mates else np.zeros(len(ends), dtype=bool)
+        taken = np.where(lost, WIN / weights.threat, taken)
+        np.maximum.at(worst, replies.parents, taken)
+        alone = ~children[:, COLUMN_BLACK:COLUMN_BLACK + KING].any(axis=1)
+        mobility = np.where(alone, weights.lone_king_mobility, weights.mobility)
+        return weights.threat * worst + mobility * count
 
     def _random(self, askable: list[str]) -> str:
         """With no belief left: a random attempt of its own board."""
@@ -226,8 +303,13 @@ def _ends(move_codes: np.ndarray) -> np.ndarray:
     return np.where(as_ints == codes.ILLEGAL, -1, (as_ints & codes.END_MASK) >> codes.END_SHIFT)
 
 
-def _gains(parents: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """The value of the man each move captured (en passant: a pawn), plus the check bonus."""
+def _standing(children: np.ndarray) -> list[bytes]:
+    """Per position, the player's men (their bitboards) as bytes."""
+    return [row.tobytes() for row in children[:, COLUMN_WHITE:COLUMN_WHITE + KING + 1]]
+
+
+def _gains(parents: np.ndarray, keys: np.ndarray, check: float) -> np.ndarray:
+    """The value of the man each move captured (en passant: a pawn), plus ``check`` for a check."""
     gains = np.zeros(len(keys))
     for i, key in enumerate(keys):
         code = int(key[0])
@@ -235,22 +317,5 @@ def _gains(parents: np.ndarray, keys: np.ndarray) -> np.ndarray:
         if square is not None:
             gains[i] = next((VALUES[p] for p in range(6) if int(parents[i, COLUMN_BLACK + p]) >> square & 1), 1.0)
         if code & codes.CHECK_MASK:
-            gains[i] += CHECK_BONUS
+            gains[i] += check
     return gains
-
-
-def _threats(children: np.ndarray, fog: bool) -> np.ndarray:
-    """Per child, the most valuable of the mover's men the opponent could take next
-    (the king, in Fog of War: ``WIN / THREAT_WEIGHT``, so a lost king costs a win)."""
-    replies, parents, moves = expand(children, fog)
-    worst = np.zeros(len(children))
-    if len(moves) == 0:
-        return worst
-    targets = (moves >> 6) & 63
-    bits = np.left_shift(np.uint64(1), targets.astype(np.uint64))
-    taken = np.zeros(len(moves))
-    for piece in range(6):
-        hit = (children[parents, piece] & bits) != 0
-        taken = np.where(hit, WIN / THREAT_WEIGHT if piece == KING else VALUES[piece], taken)
-    np.maximum.at(worst, parents, taken)
-    return worst

@@ -42,7 +42,7 @@ import chess
 from ksolve.board import move_to_uci
 from ksolve.games.model import Refused
 from ksolve.games.play import ASK, Policy, greedy_policy, random_policy
-from ksolve.play.computer import ComputerPlayer
+from ksolve.play.computer import PREVIOUS, ComputerPlayer
 from ksolve.play.session import GameSession
 from ksolve.rules import codes
 
@@ -95,8 +95,12 @@ PLAYERS: dict[str, PlayerFactory] = {
     "random": lambda rules, side, seed, fen: PolicyPlayer(random_policy, random.Random(seed)),
     "greedy": lambda rules, side, seed, fen: PolicyPlayer(greedy_policy, random.Random(seed)),
     "computer": lambda rules, side, seed, fen: ComputerPlayer(rules, side, fen=fen, seed=seed),
+    "computer-previous": lambda rules, side, seed, fen: ComputerPlayer(rules, side, fen=fen, seed=seed, tables=(),
+                                                                       weights=PREVIOUS),
 }
-"""The players a match names: the two policies and the computer at its default level."""
+"""The players a match names: the two policies, the computer at its default level and the
+computer as it was before the endgame tables, mates, mobility, pawn pushes and repetitions
+counted (``computer.PREVIOUS``)."""
 
 
 def make_player(name: str, rules: str, side: chess.Color, seed: int, fen: str | None = None) -> TurnPlayer:
