@@ -97,10 +97,20 @@ PLAYERS: dict[str, PlayerFactory] = {
     "computer": lambda rules, side, seed, fen: ComputerPlayer(rules, side, fen=fen, seed=seed),
     "computer-previous": lambda rules, side, seed, fen: ComputerPlayer(rules, side, fen=fen, seed=seed, tables=(),
                                                                        weights=PREVIOUS),
+    "ismcts": lambda rules, side, seed, fen: _ismcts(rules, side, seed, fen),
 }
 """The players a match names: the two policies, the computer at its default level and the
 computer as it was before the endgame tables, mates, mobility, pawn pushes and repetitions
-counted (``computer.PREVIOUS``)."""
+counted (``computer.PREVIOUS``), and OpenSpiel's information-set MCTS
+(``openspiel_player.IsmctsPlayer``: Wild 16 and Fog of War, OpenSpiel installed)."""
+
+
+def _ismcts(rules: str, side: chess.Color, seed: int, fen: str | None) -> TurnPlayer:
+    from ksolve.play.openspiel_player import IsmctsPlayer, openspiel_available
+
+    if not openspiel_available():
+        raise ValueError("ismcts: OpenSpiel is not installed (pip install open_spiel)")
+    return IsmctsPlayer(rules, side, fen, seed)
 
 
 def make_player(name: str, rules: str, side: chess.Color, seed: int, fen: str | None = None) -> TurnPlayer:
