@@ -497,3 +497,190 @@ def test_every_playable_rule_set_has_its_words_and_modern_has_none():
     assert [line.words for line in rulebook("berkeley").lines][:2] == ["No", "Capture at e4"]
     with pytest.raises(ValueError, match="modern is not played here"):
         rulebook("modern")
+
+
+# --- resigning, draws by agreement, takebacks, the clock ----------------------------------------
+class FakeClock:
+    """The referee's clock, moved by hand (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("rules", ("berkeley", "fog-of-war"))
+def test_a_resignation_ends_the_game_in_the_log_the_pgn_and_the_replay(rules):
+    from ksolve.play.records import load_record
+
+    game = GameSession(rules)
+    for uci in ("e2e4", "e7e5", "g1f3"):
+        assert game.attempt(uci).moved
+    game.resign(chess.BLACK)
+    assert (game.result, game.termination, game.over) == ("1-0", "Black resigns", True)
+    assert game.askable() == [] and not game.can_offer_draw(chess.BLACK)
+    assert [e.public for e in game.log][-1] == "Black resigns"
+    assert all(e.heard_by == (chess.WHITE, chess.BLACK) for e in game.log[-1:])
+    text = game_pgn(game)
+    assert '[Result "1-0"]' in text and '[Termination "Black resigns"]' in text and text.rstrip().endswith("1-0")
+    replayed = load_record(text)
+    assert (replayed.result, replayed.termination) == ("1-0", "Black resigns")
+    assert replayed.sans() == game.sans()
+    with pytest.raises(PlayError, match="^resign: the game is over \\(1-0, Black resigns\\)"):
+        game.resign(chess.WHITE)
+
+
+def test_a_draw_is_offered_on_ones_turn_declined_lapses_and_is_agreed():
+    from ksolve.play.session import PlayConflict
+
+    game = GameSession("wild16")
+    with pytest.raises(PlayConflict, match="^draw: a draw is offered on one's own turn; it is White's"):
+        game.offer_draw(chess.BLACK)
+    with pytest.raises(PlayConflict, match="^draw: no draw has been offered to Black"):
+        game.answer_draw(chess.BLACK, True)
+    game.offer_draw(chess.WHITE)
+    assert game.draw_offer == chess.WHITE and not game.can_offer_draw(chess.WHITE)
+    with pytest.raises(PlayConflict, match="this turn already"):
+        game.offer_draw(chess.WHITE)
+    assert game.attempt("e2e4").moved                      # the offer stands over White's own move
+    assert game.draw_offer == chess.WHITE and game.log_for(chess.BLACK)[0].text == "White offers a draw"
+    game.answer_draw(chess.BLACK, False)
+    assert game.draw_offer is None and game.log[-1].public == "Black declines the draw" and not game.over
+    assert game.attempt("e7e5").moved
+    game.offer_draw(chess.WHITE)                            # a new turn: a new offer
+    assert game.attempt("g1f3").moved
+    assert game.attempt("b8c6").moved                       # Black plays on: the offer lapses
+    assert game.draw_offer is None and game.can_offer_draw(chess.WHITE)
+    game.offer_draw(chess.WHITE)
+    assert game.attempt("f1c4").moved
+    game.offer_draw(chess.BLACK)                            # an offer while White's stands accepts it
+    assert (game.result, game.termination) == ("1/2-1/2", "draw by agreement")
+    assert game.log[-1].text == "Draw by agreement"
+    assert '[Termination "draw by agreement"]' in game_pgn(game)
+
+
+@pytest.mark.parametrize("rules", ("berkeley-any", "wild16", "fog-of-war"))
+def test_a_takeback_leaves_the_game_as_if_the_move_had_not_been_made(rules):
+    """After a takeback the session equals one where the move was never made (the mover's
+    refused attempts of that turn kept); the log loses what was heard since the move."""
+    rng = random.Random(SEED)
+    game, twin = GameSession(rules), GameSession(rules)
+    takebacks = 0
+    for _ in range(24):
+        if game.over:
+            break
+        move = rng.choice(game.askable())
+        marked = len(game.log)
+        answer = game.attempt(move)
+        if answer.moved and not game.over and rng.random() < 0.4:
+            mover = not game.to_move
+            heard = [e for e in game.log[:marked]]
+            board = game.board()
+            refused = [m for m in game.askable() if chess.Move.from_uci(m) not in board.legal_moves]
+            if refused and rules != "fog-of-war":
+                assert game.attempt(refused[0]).kind == "illegal"  # the other side's: undone too
+            game.take_back()
+            takebacks += 1
+            assert game.to_move == mover and game.log[:-1] == heard
+            assert game.log[-1].text == f"{'White' if mover else 'Black'} takes back his move"
+            assert game.log[-1].public == game.log[-1].text
+            continue
+        twin.attempt(move)
+    assert takebacks >= 3 and len(twin.turns) >= 8
+    assert game.sans() == twin.sans() and game.record() == twin.record()
+    assert game.board_fens() == twin.board_fens() and game.askable() == twin.askable()
+    for side in (chess.WHITE, chess.BLACK):
+        assert [o.turn for o in game.observations[side]] == [o.turn for o in twin.observations[side]]
+        assert game.view(side) == twin.view(side) and game.last_squares(side) == twin.last_squares(side)
+
+
+def test_a_takeback_keeps_the_refused_attempts_of_the_movers_turn():
+    from ksolve.play.session import PlayConflict
+
+    game = GameSession("berkeley")
+    with pytest.raises(PlayConflict, match="^takeback: no move has been made yet"):
+        game.take_back()
+    for uci in ("e2e4", "e7e5"):
+        game.attempt(uci)
+    assert game.attempt("e4e5").kind == "illegal"
+    assert game.attempt("d2d4").moved
+    game.take_back()
+    assert game.refused() == ["e4e5"] and "e4e5" not in game.askable()
+    assert game.log_for(chess.WHITE)[-2].text == "e5: No"
+    assert game.attempt("g1f3").moved and game.record().turns[-1].actions == (Refused("e4e5"),)
+    game.take_back()
+    game.take_back()                                        # Black's e5 too: his turn again
+    assert game.to_move == chess.BLACK and len(game.turns) == 1 and game.refused() == []
+    game.attempt("d7d5")
+    game.attempt("e4d5")
+    game.resign(chess.BLACK)
+    with pytest.raises(PlayConflict, match="^takeback: the game is over"):
+        game.take_back()
+
+
+def test_the_clock_charges_every_attempt_adds_the_increment_and_the_first_moves_are_free():
+    from ksolve.play.session import TimeControl
+
+    clock = FakeClock()
+    game = GameSession("berkeley", clock=TimeControl(60, 5), now=clock)
+    clock.now = 30.0
+    game.attempt("e4")                                      # each side's first move: not charged
+    clock.now = 50.0
+    game.attempt("e5")
+    assert game.time_left(chess.WHITE) == game.time_left(chess.BLACK) == 60.0 and game.clock_running
+    clock.now = 54.0
+    assert game.attempt("e4e5").kind == "illegal"           # a refused attempt's time counts
+    clock.now = 60.0
+    assert game.time_left(chess.WHITE) == 50.0
+    game.attempt("Nf3")
+    assert game.time_left(chess.WHITE) == 55.0              # 10 s spent, 5 added
+    assert [(t.ply, t.kind, t.seconds, t.counted) for t in game.timings] == [
+        (0, "move", 30.0, False), (1, "move", 20.0, False), (2, "illegal", 4.0, True), (2, "move", 6.0, True)]
+    clock.now = 70.0
+    assert game.time_left(chess.BLACK) == 50.0 and game.time_left(chess.WHITE) == 55.0
+    game.take_back()                                        # White's Nf3 undone: its increment goes
+    assert game.time_left(chess.WHITE) == 50.0 and game.time_left(chess.BLACK) == 50.0
+    assert [t.kind for t in game.timings] == ["move", "move", "illegal"]
+    clock.now = 75.0
+    assert game.time_left(chess.WHITE) == 45.0
+    assert '[TimeControl "60+5"]' in game_pgn(game)
+
+
+def test_a_side_whose_time_runs_out_loses_or_draws_against_a_lone_king():
+    from ksolve.play.session import TimeControl
+
+    clock = FakeClock()
+    game = GameSession("wild16", clock=TimeControl(10), now=clock)
+    game.attempt("e4")
+    game.attempt("e5")
+    clock.now = 9.0
+    assert not game.flag() and game.time_left(chess.WHITE) == 1.0
+    clock.now = 10.5
+    answer = game.attempt("Nf3")                            # too late: nothing is attempted
+    assert answer.kind == "time" and len(game.turns) == 2
+    assert (game.result, game.termination) == ("0-1", "White lost on time") and game.time_left(chess.WHITE) == 0
+    assert game.log[-1].public == "White lost on time"
+    for loser, result, termination in (
+            (chess.WHITE, "1/2-1/2", "draw: White's time ran out and Black has only his king"),
+            (chess.BLACK, "1-0", "Black lost on time")):
+        lone = GameSession("berkeley", "4k3/8/8/8/8/8/4P3/4K2R w K - 0 1", clock=TimeControl(5), now=clock)
+        lone.attempt("e2e3")
+        lone.attempt("e8d8")
+        if loser == chess.BLACK:
+            clock.now += 1.0
+            lone.attempt("h1h2")
+        clock.now += 6.0
+        assert lone.flag() and (lone.result, lone.termination) == (result, termination)
+        assert not lone.flag() and lone.time_left(loser) == 0
+
+
+def test_the_computer_accepts_a_draw_when_it_is_not_ahead_in_material():
+    from ksolve.play.session import material_balance
+
+    fen = "3qk3/8/8/8/8/8/8/4K3 w - - 0 1"
+    level = ComputerPlayer("berkeley", chess.BLACK)
+    assert material_balance(level.belief.positions) == 0 and level.accepts_draw(GameSession("berkeley"))
+    ahead, behind = ComputerPlayer("berkeley", chess.BLACK, fen), ComputerPlayer("berkeley", chess.WHITE, fen)
+    assert material_balance(ahead.belief.positions) == 9 and not ahead.accepts_draw(GameSession("berkeley", fen))
+    assert material_balance(behind.belief.positions) == -9 and behind.accepts_draw(GameSession("berkeley", fen))

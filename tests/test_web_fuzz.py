@@ -21,10 +21,13 @@ from web_answers import one_line_error
 
 ROOT = Path(__file__).resolve().parent.parent
 FOSTER = (ROOT / "problems" / "foster-1996.toml").read_text()
-FIELDS = ("problem", "to", "text", "action", "options", "name", "rules", "mode", "side", "seed", "move", "pgn", "log", "reveal")
-OPTIONS = ("timeout", "max_nodes", "max_memory", "moves", "rules", "at_most", "search", "tries", "duals")
+FIELDS = ("problem", "to", "text", "action", "options", "name", "rules", "mode", "side", "seed", "move", "pgn", "log", "reveal",
+          "clock")
+OPTIONS = ("timeout", "max_nodes", "max_memory", "moves", "rules", "at_most", "search", "tries", "duals",
+           "limit", "increment")
 WORDS = ("solve", "verify", "yacpdb", "olive", "popeye", "latex", "algebraic: {white: [Kb6], black: [Ka8]}\n",
          "a: &x [1]\nb: *x\n", "--- [\n", "white", "black", "hotseat", "berkeley", "wild16", "e2e4", "Kb1", "any", "#2", FOSTER,
+         "offer", "accept", "decline",
          'stipulation = "#' + "9" * 5000 + '"')
 
 scalars = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=30) | st.sampled_from(WORDS))
@@ -41,7 +44,8 @@ bodies = objects | values.map(json.dumps) | nested | huge | st.binary(max_size=4
 
 ROUTES = (("POST", "/api/problems/check"), ("POST", "/api/export"), ("POST", "/api/import"), ("PUT", "/api/problems/fuzzed"), ("POST", "/api/jobs"),
           ("POST", "/api/try"), ("POST", "/api/try/{trial}/attempt"), ("POST", "/api/play"),
-          ("POST", "/api/play/replay"), ("POST", "/api/play/{game}/attempt"))
+          ("POST", "/api/play/replay"), ("POST", "/api/play/{game}/attempt"), ("POST", "/api/play/{game}/draw"),
+          ("POST", "/api/play/{game}/takeback"), ("POST", "/api/play/{game}/resign"), ("POST", "/api/play/{game}/rematch"))
 
 
 @pytest.fixture(scope="module")

@@ -202,3 +202,125 @@ def test_san_moves_in_the_state_and_the_replay(client):
     assert black["reveal"]["uci"] == ["e2e4", "f7f5", "e4f5", "g7g5", "d1h5"]
     white = client.get(f"/api/play/{game['id']}?side=white").json()["state"]
     assert white["moves"] == ["e4", "??", "exf5", "??", "Qh5#"] and white["log"][-1]["text"] == "Qh5#: Checkmate"
+
+
+# --- resigning, draws, takebacks, rematches, the clock ---------------------------------------------
+def post(client, game_id, what, body):
+    return client.post(f"/api/play/{game_id}/{what}", json=body)
+
+
+def test_hotseat_resignation_by_the_side_to_move_shown_to_spectators_and_in_the_pgn(client):
+    game = start(client, rules="berkeley", mode="hotseat")
+    game_id = game["id"]
+    attempt(client, game_id, "white", "e4")
+    one_line_error(post(client, game_id, "resign", {"side": "white"}), 409, "the side to move resigns")
+    one_line_error(post(client, game_id, "resign", {"side": "green"}), 422, "side:")
+    one_line_error(post(client, game_id, "resign", {"side": "black", "why": 1}), 422, "why: unknown field")
+    state = post(client, game_id, "resign", {"side": "black"}).json()["state"]
+    assert state["over"] and (state["result"], state["termination"]) == ("1-0", "Black resigns")
+    assert state["reveal"]["moves"] == ["e4"] and state["log"][-1]["text"] == "Black resigns"
+    watched = client.get(f"/api/play/watch/{game['watch']}").json()
+    assert watched["termination"] == "Black resigns" and watched["log"][-1]["text"] == "Black resigns"
+    text = client.get(f"/api/play/watch/{game['watch']}/pgn").text
+    assert '[Termination "Black resigns"]' in text and '[Result "1-0"]' in text
+    replayed = client.post("/api/play/replay", json={"pgn": text}).json()
+    assert (replayed["result"], replayed["termination"]) == ("1-0", "Black resigns")
+    one_line_error(post(client, game_id, "resign", {"side": "black"}), 409, "game is over")
+
+
+def test_hotseat_draw_offer_declined_then_accepted(client):
+    game_id = start(client, rules="wild16", mode="hotseat")["id"]
+    one_line_error(post(client, game_id, "draw", {"side": "white", "action": "agree"}), 422, "action: must be offer")
+    one_line_error(post(client, game_id, "draw", {"side": "white"}), 422, "action: must be offer")
+    one_line_error(post(client, game_id, "draw", {"side": "black", "action": "offer"}), 409, "own turn")
+    one_line_error(post(client, game_id, "draw", {"side": "black", "action": "accept"}), 409, "no draw has been offered")
+    offered = post(client, game_id, "draw", {"side": "white", "action": "offer"}).json()
+    assert offered["answer"]["kind"] == "offered" and offered["state"]["draw_offer"] == "white"
+    assert not offered["state"]["can_offer_draw"]
+    attempt(client, game_id, "white", "e4")
+    black = client.get(f"/api/play/{game_id}?side=black").json()["state"]
+    assert black["draw_offer"] == "white" and black["log"][0]["text"] == "White offers a draw"
+    declined = post(client, game_id, "draw", {"side": "black", "action": "decline"}).json()
+    assert declined["answer"] == {"kind": "declined", "words": "Black declines the draw"}
+    assert declined["state"]["draw_offer"] is None and not declined["state"]["over"]
+    attempt(client, game_id, "black", "e5")
+    post(client, game_id, "draw", {"side": "white", "action": "offer"})
+    attempt(client, game_id, "white", "Nf3")
+    accepted = post(client, game_id, "draw", {"side": "black", "action": "accept"}).json()
+    assert accepted["answer"]["kind"] == "accepted" and accepted["state"]["termination"] == "draw by agreement"
+    assert accepted["state"]["result"] == "1/2-1/2"
+    assert '[Termination "draw by agreement"]' in client.get(f"/api/play/{game_id}/pgn?view=full").text
+
+
+def test_against_the_computer_a_level_draw_is_accepted_and_takebacks_are_refused(client):
+    game_id = start(client, rules="berkeley", mode="computer", side="white", seed=3)["id"]
+    attempt(client, game_id, "white", "e4")
+    one_line_error(post(client, game_id, "takeback", {"side": "white"}), 409, "no takebacks against the computer")
+    one_line_error(post(client, game_id, "draw", {"side": "black", "action": "offer"}), 403, "computer's side")
+    answer = post(client, game_id, "draw", {"side": "white", "action": "offer"}).json()
+    assert answer["answer"] == {"kind": "accepted", "words": "The computer accepts: draw by agreement"}
+    assert answer["state"]["over"] and answer["state"]["termination"] == "draw by agreement"
+
+
+def test_hotseat_takeback_of_the_last_move(client):
+    game_id = start(client, rules="berkeley", mode="hotseat")["id"]
+    one_line_error(post(client, game_id, "takeback", {"side": "white"}), 409, "no move has been made")
+    attempt(client, game_id, "white", "e4")
+    attempt(client, game_id, "black", "e5")
+    assert attempt(client, game_id, "white", "e4e5").json()["answer"]["kind"] == "illegal"
+    attempt(client, game_id, "white", "Nf3")
+    assert client.get(f"/api/play/{game_id}?side=black").json()["state"]["can_take_back"]
+    state = post(client, game_id, "takeback", {"side": "white"}).json()["state"]
+    assert state["your_turn"] and state["moves"] == ["e4", "??"] and state["refused"] == ["e4e5"]
+    assert state["log"][-1]["text"] == "White takes back his move" and "e4e5" not in state["askable"]
+    black = client.get(f"/api/play/{game_id}?side=black").json()["state"]
+    assert not black["your_turn"] and [e["text"] for e in black["log"]][-1] == "White takes back his move"
+    one_line_error(post(client, game_id, "takeback", {"side": "purple"}), 422, "side:")
+
+
+def test_a_rematch_keeps_the_settings_and_swaps_the_colours_against_the_computer(client):
+    game = start(client, rules="wild16", mode="computer", side="white", seed=1, clock={"limit": 300, "increment": 2})
+    game_id = game["id"]
+    one_line_error(post(client, game_id, "rematch", {}), 409, "the game goes on")
+    post(client, game_id, "resign", {"side": "white"})
+    again = post(client, game_id, "rematch", {"seed": 2})
+    assert again.status_code == 201
+    rematch = again.json()
+    assert rematch["id"] != game_id and rematch["state"]["side"] == "black" and rematch["state"]["computer"] == "white"
+    assert rematch["state"]["rules"] == "wild16" and rematch["state"]["plies"] == 1   # the computer opened
+    assert (rematch["state"]["clock"]["limit"], rematch["state"]["clock"]["increment"]) == (300, 2)
+    twice = post(client, game_id, "rematch", {})
+    assert twice.status_code == 200 and twice.json()["id"] == rematch["id"]
+    assert client.get(f"/api/play/{game_id}?side=white").json()["state"]["rematch"] == rematch["id"]
+    assert "rematch" not in client.get(f"/api/play/watch/{game['watch']}").text  # the players' id stays theirs
+    one_line_error(post(client, game_id, "rematch", {"seed": "x"}), 422, "seed:")
+    hotseat = start(client, rules="berkeley", mode="hotseat")["id"]
+    post(client, hotseat, "resign", {"side": "white"})
+    other = post(client, hotseat, "rematch", {}).json()["state"]
+    assert other["mode"] == "hotseat" and other["clock"] is None and other["side"] == "white"
+
+
+def test_the_clock_runs_the_computers_thinking_counts_and_time_out_loses(client):
+    import time
+
+    for bad, words in (({"limit": 0}, "clock.limit: must be a whole number"), ({"limit": 1.5}, "clock.limit"),
+                       ({"limit": 60, "increment": -1}, "clock.increment"), ("5+0", "clock: must be null"),
+                       ({"limit": 60, "delay": 3}, "clock.delay: unknown field"), ({"limit": True}, "clock.limit")):
+        one_line_error(client.post("/api/play", json={"clock": bad}), 422, words)
+    game = start(client, rules="wild16", mode="computer", side="white", seed=2, clock={"limit": 600, "increment": 0})
+    assert game["state"]["clock"] == {"limit": 600, "increment": 0, "white": 600, "black": 600, "running": None}
+    state = attempt(client, game["id"], "white", "e4").json()["state"]
+    state = attempt(client, game["id"], "white", "d4").json()["state"]
+    assert state["clock"]["running"] == "white" and state["clock"]["black"] < 600   # the computer's 2nd move counted
+    assert state["clock"]["white"] < 600
+    hotseat = start(client, rules="berkeley", mode="hotseat", clock={"limit": 1})
+    attempt(client, hotseat["id"], "white", "e4")
+    attempt(client, hotseat["id"], "black", "e5")
+    time.sleep(1.2)
+    watched = client.get(f"/api/play/watch/{hotseat['watch']}").json()
+    assert watched["over"] and (watched["result"], watched["termination"]) == ("0-1", "White lost on time")
+    assert watched["clock"]["white"] == 0 and watched["clock"]["running"] is None
+    one_line_error(attempt(client, hotseat["id"], "white", "Nf3"), 409, "White lost on time")
+    reveal = client.get(f"/api/play/{hotseat['id']}?side=white").json()["state"]["reveal"]
+    assert [(t["ply"], t["side"], t["kind"]) for t in reveal["times"]] == [(0, "white", "move"), (1, "black", "move")]
+    assert '[TimeControl "1+0"]' in client.get(f"/api/play/{hotseat['id']}/pgn?view=full").text

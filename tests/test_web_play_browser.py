@@ -4,7 +4,11 @@ with every White move dragged (refused drags followed by more drags), a
 hot-seat Kriegspiel game to the mate with typed and dragged moves and refused
 drags, the curtain hiding everything of the other side (the DOM and the
 answer of every link on the page), the spectators' link reading no men and
-moving nothing, the replay, a saved game, the board's size at 1280 and 400 px.
+moving nothing, the replay, a saved game, the board's size at 1280 and 400 px
+(the move list and the game's buttons in view beside it); a hot-seat game with
+takebacks and a draw offered, declined and agreed; a timed game against the
+computer resigned and its rematch with the colours swapped; drops the men
+cannot make explained before any request, the board flipped, sounds on.
 (Debian's /usr/bin/chromium through Playwright, against the real server, as
 ``tests/test_web_browser.py`` does.)"""
 
@@ -212,6 +216,10 @@ def play_twenty_plies_by_drag(page, server: str, rules: str) -> tuple[int, int, 
             page_refusals += 1
         answer = attempt_by_drag(page, *split(quiet(state, state["plies"])))
         drags += 1
+        if rules == "wild16" and answer["answer"]["kind"] == "illegal":  # a man it cannot see is in the way
+            refusals += 1
+            state = answer["state"]
+            continue
         assert answer["answer"]["kind"] == "move", answer["answer"]
         state = answer["state"]
         expect(page.locator("#play-turn")).to_contain_text("Your move" if not state["over"] else "Game over", timeout=TURN)
@@ -457,6 +465,14 @@ def test_the_board_is_large_where_the_screen_allows_and_reads_at_400_px(browser,
     page.keyboard.press("Enter")
     expect(page.locator("#play-log")).to_contain_text("1. Nf3: Silent", timeout=TURN)
     expect(page.locator("#play-board square.last-move")).to_have_count(2)
+    # the board, the move list and the game's buttons are all in view, without scrolling
+    expect(page.locator("#play-moves")).to_contain_text("Nf3")
+    for selector in ("#play-board", "#play-moves", "#play-flip", "#play-draw", "#play-takeback", "#play-resign",
+                     "#play-sound", "#play-turn"):
+        box = page.locator(selector).bounding_box()
+        assert box and box["x"] >= 0 and box["y"] >= 0, selector
+        assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= 900, (selector, box)
+    assert page.evaluate("window.scrollY") == 0 and page.evaluate("document.documentElement.scrollWidth") <= width
     context.close()
 
 
@@ -478,3 +494,143 @@ def test_a_reloaded_page_goes_on_with_its_game(context, server) -> None:
     expect(page.locator(MEN.format("play-board"))).to_have_count(0)
     page.goto(server + "play?game=nosuch")
     expect(page.locator("#setup-status")).to_contain_text("no game 'nosuch'")
+
+
+# --- the game's buttons: takeback, draw, resign, rematch, flip; the clock; drops; sounds --------------
+def curtain_says(page, words: str) -> None:
+    expect(page.locator("#curtain")).to_be_visible()
+    expect(page.locator("#curtain-text")).to_contain_text(words)
+
+
+def test_hotseat_takebacks_and_a_draw_offer_declined_then_accepted(context, server) -> None:
+    page = context.new_page()
+    new_game(page, server, "berkeley")
+    spectator = context.new_page()
+    spectator.goto(server + page.get_attribute("#spectate-link", "href").lstrip("/"))
+    page.bring_to_front()                                                        # drags want the page in front
+    through_curtain(page, 16)
+    assert attempt_by_drag(page, "e2", "e4")["answer"]["kind"] == "move"
+    expect(page.locator("#curtain-takeback")).to_be_visible()                   # the mover may take it back
+    with page.expect_response(lambda r: r.url.endswith("/takeback")) as info:
+        page.click("#curtain-takeback")
+    assert info.value.status == 200
+    expect(page.locator("#curtain")).to_be_hidden()                              # White's board again
+    expect(page.locator("#play-answer")).to_contain_text("Your move was taken back")
+    assert shows_men(page, own_men(state_of(page, "white")["view"])) and men_on(page)["e2"] == "white pawn"
+    expect(page.locator("#play-log")).to_contain_text("White takes back his move")
+    assert attempt_by_drag(page, "d2", "d4")["answer"]["kind"] == "move"         # another move instead
+    through_curtain(page, 16)
+    assert attempt_by_drag(page, "d7", "d5")["answer"]["kind"] == "move"
+    through_curtain(page, 16)
+    refused = attempt_by_drag(page, "d4", "d5")                                  # blocked by the unseen pawn
+    assert refused["answer"]["words"] == "No" and men_on(page)["d4"] == "white pawn"
+    page.click("#play-draw")                                                      # White offers, then moves
+    expect(page.locator("#play-turn")).to_contain_text("You offer a draw")
+    expect(page.locator("#play-draw")).to_be_disabled()
+    assert attempt_by_drag(page, "g1", "f3")["answer"]["kind"] == "move"
+    curtain_says(page, "White offers a draw")
+    through_curtain(page, 16)
+    expect(page.locator("#draw-box")).to_contain_text("White offers a draw.")
+    page.click("#draw-decline")
+    expect(page.locator("#play-answer")).to_contain_text("Black declines the draw")
+    expect(page.locator("#draw-box")).to_be_hidden()
+    assert attempt_by_drag(page, "b8", "c6")["answer"]["kind"] == "move"          # Black plays on
+    through_curtain(page, 16)
+    page.click("#play-takeback")                                                  # White lets Black take back Nc6
+    curtain_says(page, "White lets Black take back his move")
+    through_curtain(page, 16)
+    assert men_on(page)["b8"] == "black knight"
+    assert attempt_by_drag(page, "g8", "f6")["answer"]["kind"] == "move"
+    through_curtain(page, 16)
+    page.click("#play-draw")
+    assert attempt_by_drag(page, "e2", "e3")["answer"]["kind"] == "move"
+    through_curtain(page, 16)
+    page.click("#draw-accept")
+    expect(page.locator("#play-turn")).to_contain_text("Game over: 1/2-1/2 (draw by agreement)")
+    expect(page.locator("#replay-result")).to_contain_text("draw by agreement")
+    expect(page.locator("#replay-moves button.m")).to_have_count(5)               # d4 d5 Nf3 Nf6 e3: no e4, no Nc6
+    assert page.locator("#replay-moves").inner_text().split() == ["1.", "d4", "d5", "2.", "Nf3", "Nf6", "3.", "e3"]
+    status, body = fetch(page, page.get_attribute("#pgn-full", "href"))
+    assert status == 200 and '[Termination "draw by agreement"]' in body and body.rstrip().endswith("1/2-1/2")
+    expect(spectator.locator("#replay-result")).to_contain_text("1/2-1/2: draw by agreement", timeout=TURN)
+    expect(page.locator("#play-rematch")).to_be_visible()
+
+
+def test_a_timed_game_against_the_computer_resigned_then_a_rematch_with_colours_swapped(context, server) -> None:
+    page = context.new_page()
+    page.goto(server + "play?seed=3")
+    page.select_option("#play-rules", "wild16")
+    page.select_option("#play-mode", "computer")
+    page.select_option("#play-side", "white")
+    page.select_option("#play-clock", "300+0")
+    page.click("#play-start")
+    expect(page.locator("#play-turn")).to_contain_text("Your move", timeout=TURN)
+    expect(page.locator("#bar-bottom .clock")).to_have_text("5:00")
+    expect(page.locator("#bar-top .clock")).to_have_text("5:00")
+    for orig, dest in (("e2", "e4"), ("d2", "d4")):                             # the clocks start after these
+        assert attempt_by_drag(page, orig, dest)["answer"]["kind"] == "move"
+        expect(page.locator("#play-turn")).to_contain_text("Your move", timeout=TURN)
+    expect(page.locator("#bar-bottom .clock.running")).to_be_visible()
+    expect(page.locator("#bar-bottom .clock")).to_have_text(re.compile(r"^4:5\d$"), timeout=5_000)  # counting down
+    state = state_of(page, "white")
+    assert state["clock"]["running"] == "white" and state["clock"]["black"] < 300  # its thinking counted
+    page.click("#play-takeback")
+    expect(page.locator("#play-answer")).to_contain_text("no takebacks against the computer")
+    assert state_of(page, "white")["plies"] == 4                                # nothing undone
+    page.click("#play-resign")
+    expect(page.locator("#play-resign")).to_have_text(re.compile("Really resign"))  # asks once more
+    page.click("#play-resign")
+    expect(page.locator("#play-turn")).to_contain_text("Game over: 0-1 (White resigns)")
+    expect(page.locator("#replay-result")).to_contain_text("0-1: White resigns")
+    expect(page.locator("#bar-bottom .clock.running")).to_have_count(0)
+    first = game_id(page)
+    with page.expect_response(lambda r: r.url.endswith("/rematch")) as info:
+        page.click("#play-rematch")
+    assert info.value.status == 201
+    expect(page.locator("#play-turn")).to_contain_text("Your move: Black to play", timeout=TURN)
+    assert game_id(page) != first
+    assert "orientation-black" in page.get_attribute("#play-board", "class")
+    expect(page.locator("#bar-bottom")).to_contain_text("Black · you")
+    expect(page.locator("#bar-top")).to_contain_text("White · the computer")
+    expect(page.locator("#bar-bottom .clock")).to_have_text("5:00")
+    expect(page.locator("#replay")).to_be_hidden()
+    expect(page.locator("#play-log")).to_contain_text("White moved")
+    rematch = state_of(page)
+    assert rematch["side"] == "black" and rematch["computer"] == "white" and rematch["rules"] == "wild16"
+    assert rematch["clock"]["limit"] == 300 and rematch["plies"] == 1
+
+
+def test_drops_the_man_cannot_make_are_explained_the_board_flips_and_sounds_play(context, server) -> None:
+    page = context.new_page()
+    page.add_init_script("""window.tones = 0;
+        const make = AudioContext.prototype.createOscillator;
+        AudioContext.prototype.createOscillator = function () { window.tones += 1; return make.call(this); };""")
+    new_game(page, server, "berkeley")
+    assert not page.is_checked("#play-sound")                                   # off by default
+    through_curtain(page, 16)
+    page.check("#play-sound")
+    requests = []
+    page.on("request", lambda request: requests.append(request.url) if "/api/play/" in request.url else None)
+    for orig, dest, words in (("g1", "g3", "A knight does not move so."),
+                              ("f1", "c4", "A bishop does not pass over your own men."),
+                              ("e1", "e2", "e2 holds one of your own men."),
+                              ("e2", "e5", "A pawn does not move so.")):
+        drag(page, orig, dest)
+        expect(page.locator("#play-answer")).to_contain_text(words)
+        expect(page.locator("#play-answer")).to_contain_text("Nothing was asked of the referee")
+        assert "Referee" not in page.inner_text("#play-answer")                 # not the referee's "No"
+    assert requests == [] and men_on(page)["g1"] == "white knight" and men_on(page)["e2"] == "white pawn"
+    page.click("#play-flip")                                                      # White's board, Black below
+    assert "orientation-black" in page.get_attribute("#play-board", "class")
+    expect(page.locator("#bar-bottom")).to_contain_text("Black · your opponent")
+    drag(page, "b1", "b3")                                                        # drags work the other way round
+    expect(page.locator("#play-answer")).to_contain_text("A knight does not move so.")
+    assert attempt_by_drag(page, "b1", "c3")["answer"]["kind"] == "move"
+    through_curtain(page, 16)
+    assert "orientation-black" not in page.get_attribute("#play-board", "class")  # Black's board: flipped, White below
+    page.click("#play-flip")
+    assert "orientation-black" in page.get_attribute("#play-board", "class")
+    assert attempt_by_drag(page, "e7", "e5")["answer"]["kind"] == "move"
+    assert page.evaluate("window.tones") >= 6                                    # "No" four times, the moves
+    page.reload()
+    expect(page.locator("#play-sound")).to_be_checked()                          # the choice is kept

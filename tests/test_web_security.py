@@ -66,6 +66,10 @@ def writes(game: str) -> list[tuple[str, str, dict | None]]:
         ("POST", "/api/play", {"rules": "berkeley", "mode": "hotseat"}),
         ("POST", f"/api/play/{game}/attempt", {"side": "white", "move": "e2e4"}),
         ("POST", "/api/play/replay", {"pgn": "1. e4 *"}),
+        ("POST", f"/api/play/{game}/resign", {"side": "white"}),
+        ("POST", f"/api/play/{game}/draw", {"side": "white", "action": "offer"}),
+        ("POST", f"/api/play/{game}/takeback", {"side": "white"}),
+        ("POST", f"/api/play/{game}/rematch", {}),
         ("DELETE", f"/api/play/{game}", None),
     ]
 
@@ -113,7 +117,8 @@ def attacks(client, host: str, folder: Path) -> None:
             assert one_line_error(client.get(path, headers=headers), 403).startswith(named)
     assert snapshot(folder) == before
     assert client.get("/api/jobs").json()["jobs"] == jobs
-    assert client.get(f"/api/play/watch/{watch}").json()["plies"] == 0
+    watched = client.get(f"/api/play/watch/{watch}").json()
+    assert watched["plies"] == 0 and not watched["over"] and watched["draw_offer"] is None  # no resignation, no offer
     # the server's own page gets through, with or without the browser's headers
     for headers in (own_page(host), {"Sec-Fetch-Site": "none"}, {}):
         for path in reads(game, watch):

@@ -62,7 +62,7 @@ from ksolve.games.model import STANDARD_FEN
 from ksolve.play.belief import SideBelief
 from ksolve.play.endings import QUICK_MATERIALS, EndingChoice, EndingPlayer
 from ksolve.play.mirror import mirror_uci
-from ksolve.play.session import Answer, GameSession
+from ksolve.play.session import Answer, GameSession, material_balance
 from ksolve.rules import codes
 from ksolve.rules.base import ASK, FRESH
 from ksolve.search.prover import Prover
@@ -161,6 +161,20 @@ class ComputerPlayer:
             answer = game.ask_any() if action == "any" else game.attempt(action)
             self.heard(action, answer)
         return answer
+
+    def accepts_draw(self, game: GameSession) -> bool:
+        """Whether the computer accepts a draw offered in ``game``: when it is not ahead, that
+        is, over the positions it holds possible its material (pawn 1, knight and bishop 3,
+        rook 5, queen 9) is on average no more than the opponent's.  A lost belief declines.
+
+        >>> import chess
+        >>> ComputerPlayer("berkeley", chess.BLACK).accepts_draw(GameSession("berkeley"))  # level
+        True
+        """
+        self.belief.sync(game.observations[self.side])
+        if self.belief.lost or not len(self.belief.positions):
+            return False
+        return material_balance(self.belief.positions) <= 0  # in its own frame it is White
 
     def choose(self, game: GameSession) -> str:
         """The next attempt (UCI) or ``"any"``, from what this side knows of ``game``."""

@@ -5,7 +5,8 @@ Kriegspiel games are written in ksolve's Kriegspiel PGN
 ``ksolve solve GAME.pgn``).  Fog-of-War games, which that format does not
 cover (a king is captured, a player may leave his king attacked: no SAN),
 are written as PGN with tags ``Variant "Fog of War"`` and ``Rules
-"fog-of-war"`` and long algebraic moves (``Ng1-f3``, ``e4xd5``,
+"fog-of-war"`` (and ``TimeControl``, ``Termination`` where the game has
+them) and long algebraic moves (``Ng1-f3``, ``e4xd5``,
 ``Qd1xe8``, castling ``O-O`` and ``O-O-O``).  A side's view (tag ``Filter``) writes the opponent's moves as
 ``??`` and after every move a comment with the enemy men that side then sees
 and, where one of his men was taken out of his sight, the marked square:
@@ -59,6 +60,8 @@ def fog_pgn(game: GameSession, view: chess.Color | None = None, tags: tuple[tupl
     lines += ['[Variant "Fog of War"]', '[Rules "fog-of-war"]']
     if view is not None:
         lines.append(f'[Filter "{"White" if view else "Black"}"]')
+    if game.clock is not None:
+        lines.append(f'[TimeControl "{game.clock.name}"]')
     if game.termination:
         lines.append(f'[Termination "{game.termination}"]')
     tokens = []
@@ -182,7 +185,10 @@ def load_record(text: str, source: str = "<pgn>") -> GameSession:
         record = read_fog(text)
         if record.view is not None:
             raise PlayError(f"{source}: a side's view cannot be replayed; give the full game")
-        return replay(record.moves)
+        replayed = replay(record.moves)
+        if replayed.result == "*" and record.result != "*":  # resigned, agreed, lost on time
+            replayed.result, replayed.termination = record.result, record.tags.get("Termination", "")
+        return replayed
     try:
         game = read_game(text, source)
     except PGNError as error:

@@ -15,6 +15,16 @@ The rule sets played are ``PLAYABLE``: the six Kriegspiel rule sets and Fog
 of War (orthodox chess has no hidden men; Modern Kriegspiel's probes are
 not offered in a game).
 
+Besides attempts, a side may ``resign``, offer a draw on his turn (``offer_draw``;
+the other side ``answer_draw``s it, and a move of his lets it lapse) and take
+back the last executed move (``take_back``: the game as it stood before that
+move, with the mover's refused attempts of that turn still heard).  A game may
+have a clock (``TimeControl``): the referee measures every attempt and
+question (``timings``), charges the mover's time once each side has made his
+first move, adds the increment after each move, and a side whose time has run
+out loses (draws, if the other has his king alone) at his next attempt or at
+``flag``.
+
 Draws: whatever the rule set's referee announces (stalemate, insufficient
 material where the rule set says so, Fog of War's 50-move rule), and at the
 game level for every rule set threefold repetition of the position (same men,
@@ -31,18 +41,25 @@ War is never drawn for insufficient material and is won by capturing the king.
 ('Silent', 'Silent', 'Capture at e5')
 >>> [f"{entry.number} {entry.text}" for entry in game.log_for(chess.WHITE)], game.last_squares(chess.BLACK)
 (['1. Nf3: Silent', '1... Black moved: Silent', '2. Nxe5: Capture at e5'], ('e7', 'e5'))
+>>> game.take_back(); game.to_move == chess.WHITE, game.log_for(chess.BLACK)[-1].text
+(True, 'White takes back his move')
+>>> game.offer_draw(chess.WHITE); _ = game.attempt("Nxe5"); game.answer_draw(chess.BLACK, True)
+>>> game.result, game.termination
+('1/2-1/2', 'draw by agreement')
 """
 
 from __future__ import annotations
 
+import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import chess
 import numpy as np
 
 from ksolve.board import move_from_uci, move_to_uci, position_from_fen, position_to_board
-from ksolve.board.layout import COLUMN_HALFMOVE, COLUMN_HASH
+from ksolve.board.layout import COLUMN_BLACK, COLUMN_HALFMOVE, COLUMN_HASH, COLUMN_WHITE
 from ksolve.games.model import STANDARD_FEN, Action, Ask, Game, Refused, Turn, heard_actions, result_of
 from ksolve.play.mirror import mirror_code, mirror_position
 from ksolve.play.moves import MoveTextError, played_san, read_move
@@ -59,8 +76,49 @@ PLAYABLE = (*kriegspiel_rule_set_names(), "fog-of-war")
 """The rule sets a game is played under (the first names in ``ksolve.rules.REGISTRY``' order)."""
 
 
+MATERIAL = (1, 3, 3, 5, 9)
+"""The men's values for a material count: pawn, knight, bishop, rook, queen."""
+
+
 class PlayError(ValueError):
     """Bad input to a game (one line: what and why)."""
+
+
+class PlayConflict(PlayError):
+    """A request the game refuses as it stands now (it is over, it is not that side's
+    turn, there is no offer to answer or no move to take back): one line."""
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """A clock: ``limit`` seconds for each side, ``increment`` seconds added after each of
+    his moves (Fischer).
+
+    >>> TimeControl(300, 5).name, TimeControl(90, 0).name
+    ('300+5', '90+0')
+    """
+
+    limit: float
+    increment: float = 0.0
+
+    @property
+    def name(self) -> str:
+        """As PGN's ``TimeControl`` tag writes it: seconds, ``+``, the increment."""
+        return f"{self.limit:g}+{self.increment:g}"
+
+
+@dataclass(frozen=True)
+class Timing:
+    """What one attempt or question took, as the referee measured it."""
+
+    ply: int
+    """The turn it belongs to (0: the game's first move)."""
+    white: bool
+    kind: str
+    """The answer's kind (``move``, ``illegal``, ``any-yes``, ...)."""
+    seconds: float
+    counted: bool
+    """Whether it was charged to the clock (not before each side's first move, nor untimed)."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +138,8 @@ class Answer:
     """The referee's answer to one attempt or question."""
 
     kind: str
-    """``move``, ``illegal``, ``impossible``, ``nonsense``, ``any-yes`` or ``any-no``."""
+    """``move``, ``illegal``, ``impossible``, ``nonsense``, ``any-yes`` or ``any-no``; ``time``:
+    the mover's time had run out (nothing was attempted, the game is over)."""
     words: str
     """In the rule set's words, as the mover hears them."""
 
@@ -106,9 +165,11 @@ class Observation:
 class GameSession:
     """A game from a start position: ``fen``, None for the standard start (Fog of
     War: the standard start only); ``PlayError`` for a rule set not played here or
-    a FEN that is no position to play from (an empty one among them)."""
+    a FEN that is no position to play from (an empty one among them).  ``clock``:
+    the time control (None: untimed); ``now``: the referee's clock in seconds."""
 
-    def __init__(self, rules: str = "wild16", fen: str | None = None) -> None:
+    def __init__(self, rules: str = "wild16", fen: str | None = None, clock: TimeControl | None = None,
+                 now: Callable[[], float] = time.monotonic) -> None:
         if rules not in PLAYABLE:
             what = f"{rules} is not played here" if rules in REGISTRY else f"unknown rule set {rules!r}"
             raise PlayError(f"rules: {what}; played here: {', '.join(PLAYABLE)}")
@@ -140,6 +201,20 @@ class GameSession:
         self._actions: list[Action] = []
         self._lost: dict[chess.Color, chess.Square | None] = {chess.WHITE: None, chess.BLACK: None}
         self._seen = Counter([int(position[COLUMN_HASH])])
+        self._move_marks: list[int] = []
+        """The log's length before each executed move's lines (what a takeback cuts)."""
+        self.draw_offer: chess.Color | None = None
+        """The side whose draw offer stands (None: no offer)."""
+        self._offered: dict[chess.Color, int] = {}
+        """The turn (number of moves played) of each side's last draw offer."""
+        self.clock = clock
+        self._now = now
+        self.remaining: dict[chess.Color, float] = {} if clock is None else \
+            {chess.WHITE: float(clock.limit), chess.BLACK: float(clock.limit)}
+        """Each side's time left when his clock last stopped (see ``time_left``)."""
+        self.timings: list[Timing] = []
+        self._mark = now()
+        """When the mover began thinking (his turn began, or his last answer came)."""
 
     # --- the state --------------------------------------------------------------
     @property
@@ -222,6 +297,155 @@ class GameSession:
             return False
         return bool(self.turns[-1].code & codes.CHECK_MASK)
 
+    def refused(self) -> list[str]:
+        """The mover's attempts refused this turn (UCI)."""
+        return [action.move for action in self._actions if isinstance(action, Refused)]
+
+    def can_offer_draw(self, side: chess.Color) -> bool:
+        """Whether ``side`` may offer a draw now: on his turn, once a turn, no offer standing."""
+        return (not self.over and side == self.to_move and self.draw_offer is None
+                and self._offered.get(side) != len(self.turns))
+
+    def must_capture(self) -> bool:
+        """Whether the mover must try a pawn capture now ("Any?" answered yes)."""
+        return not self.over and self.referee.must_use_pawns
+
+    # --- the clock ------------------------------------------------------------------
+    @property
+    def clock_running(self) -> bool:
+        """Whether the mover's clock runs: a timed game going on, each side has moved once."""
+        return self.clock is not None and not self.over and len(self.turns) >= 2
+
+    def time_left(self, side: chess.Color) -> float | None:
+        """``side``'s time left now, in seconds (None: an untimed game).
+
+        >>> seconds = [0.0]
+        >>> game = GameSession("berkeley", clock=TimeControl(60, 2), now=lambda: seconds[0])
+        >>> _ = game.attempt("e4"), game.attempt("e5")   # each side's first move is free
+        >>> seconds[0] = 10.0; game.time_left(chess.WHITE)
+        50.0
+        >>> seconds[0] = 12.5; _ = game.attempt("Nf3"); game.time_left(chess.WHITE)  # 12.5 s spent, 2 added
+        49.5
+        """
+        if self.clock is None:
+            return None
+        left = self.remaining[side]
+        if side == self.to_move and self.clock_running:
+            left -= self._now() - self._mark
+        return max(0.0, left)
+
+    def flag(self) -> bool:
+        """End the game if the mover's time has run out; whether it has."""
+        if not self.clock_running or self.time_left(self.to_move) > 0:  # type: ignore[operator]
+            return False
+        loser = self.to_move
+        self.remaining[loser] = 0.0
+        board = self.board()
+        name, other = _name(loser), _name(not loser)
+        if board.occupied_co[not loser] == board.kings & board.occupied_co[not loser]:
+            self._end("1/2-1/2", f"draw: {name}'s time ran out and {other} has only his king")
+        else:
+            self._end(_won(not loser), f"{name} lost on time")
+        return True
+
+    def _spend(self, mover: chess.Color, kind: str, moved: bool) -> None:
+        """Charge the attempt just answered to the mover's clock (and record its time)."""
+        now = self._now()
+        seconds, self._mark = now - self._mark, now
+        counted = self.clock_running
+        self.timings.append(Timing(len(self.turns), mover == chess.WHITE, kind, round(seconds, 3), counted))
+        if counted and self.clock is not None:
+            self.remaining[mover] -= seconds
+            if moved:
+                self.remaining[mover] += self.clock.increment
+
+    # --- resigning, draws, takebacks --------------------------------------------------
+    def resign(self, side: chess.Color) -> None:
+        """``side`` resigns: the other side wins."""
+        self._going_on("resign")
+        self._end(_won(not side), f"{_name(side)} resigns")
+
+    def offer_draw(self, side: chess.Color) -> None:
+        """``side`` offers a draw on his turn (once a turn; it stands until the other side
+        answers it or makes a move).  An offer when the other side's stands accepts it."""
+        self._going_on("draw")
+        if self.draw_offer == (not side):
+            return self.answer_draw(side, True)
+        if side != self.to_move:
+            raise PlayConflict(f"draw: a draw is offered on one's own turn; it is {_name(self.to_move)}'s")
+        if self.draw_offer == side or self._offered.get(side) == len(self.turns):
+            raise PlayConflict(f"draw: {_name(side)} has offered a draw this turn already")
+        self.draw_offer, self._offered[side] = side, len(self.turns)
+        self._say(f"{_name(side)} offers a draw", (chess.WHITE, chess.BLACK), f"{_name(side)} offers a draw")
+
+    def answer_draw(self, side: chess.Color, accept: bool) -> None:
+        """``side`` accepts (a draw by agreement) or declines the other side's offer."""
+        self._going_on("draw")
+        if self.draw_offer != (not side):
+            raise PlayConflict(f"draw: no draw has been offered to {_name(side)}")
+        if accept:
+            self._end("1/2-1/2", "draw by agreement")
+            return
+        self.draw_offer = None
+        self._say(f"{_name(side)} declines the draw", (chess.WHITE, chess.BLACK), f"{_name(side)} declines the draw")
+
+    def take_back(self) -> None:
+        """Undo the last executed move and everything heard since: the game stands as it
+        did before that move (its mover's refused attempts of that turn still heard), his
+        clock loses the move's increment and runs again; a standing draw offer is withdrawn.
+
+        >>> game = GameSession("berkeley")
+        >>> _ = game.attempt("e4"), game.attempt("e5"), game.attempt("e4e5")
+        >>> game.take_back(); game.board().fen().split()[0], game.to_move == chess.BLACK
+        ('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR', True)
+        """
+        self._going_on("takeback")
+        if not self.turns:
+            raise PlayConflict("takeback: no move has been made yet")
+        last, mark, ply = self.turns[-1], self._move_marks[-1], len(self.turns) - 1
+        mover = chess.WHITE if last.white else chess.BLACK
+        now = self._now()
+        if self.clock is not None:
+            if self.clock_running:
+                self.remaining[self.to_move] -= now - self._mark  # the time the other side spent stays spent
+            if any(t.ply == ply and t.kind == "move" and t.counted for t in self.timings):
+                self.remaining[mover] -= self.clock.increment
+        self._mark = now
+        fresh = GameSession(self.rules_name, self.fen)
+        for turn in self.turns[:-1]:
+            fresh._replay(turn.actions)
+            fresh.attempt(turn.move)  # type: ignore[arg-type]
+        fresh._replay(last.actions)
+        for name in ("referee", "turns", "positions", "observations", "_actions", "_lost", "_seen"):
+            setattr(self, name, getattr(fresh, name))
+        self.log, self._move_marks = self.log[:mark], self._move_marks[:-1]
+        self.timings = [t for t in self.timings if t.ply < ply or (t.ply == ply and t.kind != "move")]
+        self.draw_offer = None
+        self._offered.pop(mover, None)
+        self._say(f"{_name(mover)} takes back his move", (chess.WHITE, chess.BLACK),
+                  f"{_name(mover)} takes back his move")
+
+    def _replay(self, actions: tuple) -> None:
+        for action in actions:
+            if isinstance(action, Ask):
+                self.ask_any()
+            elif isinstance(action, Refused):
+                self.attempt(action.move)
+
+    def _going_on(self, what: str) -> None:
+        """``PlayConflict`` unless the game goes on (a mover whose time ran out loses first)."""
+        self.flag()
+        if self.over:
+            raise PlayConflict(f"{what}: the game is over ({self.result}, {self.termination})")
+
+    def _end(self, result: str, termination: str) -> None:
+        """The game ends off the board (resignation, agreement, time): said to both."""
+        self.result, self.termination = result, termination
+        self.referee.game_over = True
+        self.draw_offer = None
+        self._say(termination[0].upper() + termination[1:], (chess.WHITE, chess.BLACK),
+                  termination[0].upper() + termination[1:])
+
     # --- playing -------------------------------------------------------------------
     def read(self, text: str) -> str:
         """What the mover typed, as UCI (UCI, or SAN of his own board); ``PlayError`` otherwise."""
@@ -234,7 +458,10 @@ class GameSession:
 
     def attempt(self, text: str) -> Answer:
         """The mover attempts ``text`` (UCI, or SAN of his own board); raises ``PlayError``
-        for text that is no move and for any attempt after the end."""
+        for text that is no move and for any attempt after the end.  A mover whose time
+        has run out loses on time instead (kind ``time``)."""
+        if self.flag():
+            return Answer("time", self.termination)
         token = self.read(text)
         try:
             move = move_from_uci(token)
@@ -245,6 +472,7 @@ class GameSession:
             kind = self.referee.impossible_answer
             words = self.rules.refusal_words if kind == "illegal" else kind.capitalize()
             self._say(f"{str(text).strip()}: {words}", (mover,))
+            self._spend(mover, kind, False)
             return Answer(kind, words)
         before = self.referee.position.copy()
         answer = self.referee.attempt(move)
@@ -252,14 +480,19 @@ class GameSession:
             self._actions.append(Refused(token))
             words = self.rules.refusal_words
             self._say(f"{attempt_san(own_board(position_to_board(before)), token)}: {words}", (mover,))
+            self._spend(mover, "illegal", False)
             return Answer("illegal", words)
         code = answer.code
         turn = Turn(mover == chess.WHITE, tuple(self._actions), token, code, 0 if self.rules.fog else answer.extra)
+        self._spend(mover, "move", True)
         self._finish_turn(turn, before)
         return Answer("move", self._move_words(code))
 
     def ask_any(self) -> Answer:
-        """The mover asks "Any?"; ``PlayError`` where it cannot be asked now."""
+        """The mover asks "Any?"; ``PlayError`` where it cannot be asked now (a mover whose
+        time has run out loses on time instead)."""
+        if self.flag():
+            return Answer("time", self.termination)
         if not self.can_ask():
             if not self.rules.any_question:
                 raise PlayError(f"any: the {self.rules_name} rules have no 'Any?' question")
@@ -270,11 +503,14 @@ class GameSession:
         both = self.rules.opponent_any_heard
         self._say(f"Any? {answer.words}", (chess.WHITE, chess.BLACK) if both else (self.to_move,),
                   f"{mover}: Any? {answer.words}" if both else None)
+        self._spend(self.to_move, answer.kind, False)
         return Answer(answer.kind, answer.words)
 
     # --- the record ----------------------------------------------------------------
     def record(self, tags: tuple[tuple[str, str], ...] = ()) -> Game:
         """The full game (every move and attempt)."""
+        if self.clock is not None:
+            tags = tags + (("TimeControl", self.clock.name),)
         if self.termination:
             tags = tags + (("Termination", self.termination),)
         return Game(self.rules_name, tuple(self.turns), self.fen, None, self.result, tags)
@@ -292,6 +528,9 @@ class GameSession:
         """Log the executed move (under this turn's number), then record it and judge the position."""
         mover = chess.WHITE if turn.white else chess.BLACK
         name = "White" if turn.white else "Black"
+        if self.draw_offer == (not mover):  # he plays on: the offer made to him lapses
+            self.draw_offer = None
+        self._move_marks.append(len(self.log))
         san = played_san(position_to_board(before), turn.move, bool(self.rules.fog))  # type: ignore[arg-type]
         opponent_heard = heard_actions(self.rules_name, turn.actions, position_to_board(before)) \
             if self.rules.kriegspiel_games else ()
@@ -312,6 +551,8 @@ class GameSession:
         self.positions.append(position.copy())
         self._observe(turn, opponent_heard, mover)
         self._judge(turn, position)
+        if self.over:
+            self.draw_offer = None
 
     def _observe(self, turn: Turn, opponent_heard: tuple, mover: chess.Color) -> None:
         hidden = Turn(turn.white, opponent_heard, None, turn.code, turn.extra)
@@ -341,6 +582,32 @@ class GameSession:
         if self.over:
             self.referee.game_over = True
             self._say(self.termination.capitalize(), (chess.WHITE, chess.BLACK), self.termination.capitalize())
+
+
+def material_balance(positions: np.ndarray) -> float:
+    """Over ``positions`` (rows of the board layout), the mean of White's material less
+    Black's (``MATERIAL``: pawn 1, knight and bishop 3, rook 5, queen 9); 0 for none.
+
+    >>> from ksolve.board import position_from_fen
+    >>> material_balance(position_from_fen("4k3/8/8/8/8/8/P7/R3K3 w - - 0 1")[np.newaxis, :])
+    6.0
+    """
+    if not len(positions):
+        return 0.0
+    total = np.zeros(len(positions))
+    for piece, value in enumerate(MATERIAL):
+        for column, sign in ((COLUMN_WHITE + piece, 1), (COLUMN_BLACK + piece, -1)):
+            bits = np.ascontiguousarray(positions[:, column]).view(np.uint8).reshape(-1, 8)
+            total += sign * value * np.unpackbits(bits, axis=1).sum(axis=1, dtype=np.int64)
+    return float(total.mean())
+
+
+def _name(side: chess.Color) -> str:
+    return "White" if side == chess.WHITE else "Black"
+
+
+def _won(side: chess.Color) -> str:
+    return "1-0" if side == chess.WHITE else "0-1"
 
 
 def fog_words(code: int, for_mover: bool) -> str:

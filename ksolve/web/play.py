@@ -9,14 +9,21 @@ hear) and cannot move.  Neither id can be derived from the other.
 
 - ``GET /api/play/rules`` → ``{"default", "rules": [Rulebook]}``: the rule sets played, each with
   what its referee says (``ksolve.play.rulebook``);
-- ``POST /api/play`` ``{"rules", "mode": "hotseat" | "computer", "side", "seed"}`` → 201
-  ``{"id", "watch", "state"}`` (``side``: the human's, against the computer);
+- ``POST /api/play`` ``{"rules", "mode": "hotseat" | "computer", "side", "seed", "clock"}`` → 201
+  ``{"id", "watch", "state"}`` (``side``: the human's, against the computer; ``clock``: null or
+  ``{"limit": seconds, "increment": seconds}``);
 - ``GET /api/play/{id}?side=white|black`` → ``{"id", "state"}``: that side's board, log (SAN),
   attempts, last move and check as he knows them (everything, the true moves included, once
   the game is over); without ``side``: the human's against the computer, the side to move
   hot-seat;
 - ``POST /api/play/{id}/attempt`` ``{"side", "move": "<uci or SAN>" | "any"}`` →
   ``{"answer", "state"}`` (against the computer, its reply is made before the answer);
+- ``POST /api/play/{id}/resign`` ``{"side"}`` → ``{"state"}`` (hot-seat: the side to move);
+- ``POST /api/play/{id}/draw`` ``{"side", "action": "offer" | "accept" | "decline"}`` →
+  ``{"answer", "state"}`` (against the computer it answers an offer at once: ``ComputerPlayer.accepts_draw``);
+- ``POST /api/play/{id}/takeback`` ``{"side"}`` → ``{"state"}``: the last move undone (hot-seat only);
+- ``POST /api/play/{id}/rematch`` ``{}`` → 201 ``{"id", "watch", "state"}``: a new game with the same
+  settings, the colours swapped against the computer (the same game again for a second request);
 - ``GET /api/play/{id}/belief?side=`` → the belief tool: ``{"positions", "exact", "heat"}``;
 - ``GET /api/play/{id}/pgn?view=white|black|full`` → the PGN (full after the end only);
 - ``GET /api/play/watch/{watch}`` → the spectator's state: no men before the end, then the replay;
@@ -25,12 +32,15 @@ hear) and cannot move.  Neither id can be derived from the other.
 - ``DELETE /api/play/{id}``.
 
 Errors are one JSON line: 404 no such game, 409 not this side's turn / the
-computer is thinking / the game is over, 422 bad input, 403 a side that is
+computer is thinking / the game is over / no offer to answer / no takeback against the
+computer, 422 bad input, 403 a side that is
 the computer's or the full record before the end, 503 the thinking process
 died (the computer's turn is made again with the game's next request).  At
 most ``MAX_GAMES`` games are kept, the least recently used dropped first.  The computer thinks in a spawned worker process
 (``THINKERS`` of them), never in the server's event loop: the game goes
-there and comes back with the computer's move.
+there and comes back with the computer's move.  A timed game's clock is the
+session's (``ksolve.play.session.TimeControl``): every request on a game first
+ends it if the mover's time has run out.
 
 >>> from starlette.applications import Starlette
 >>> from starlette.testclient import TestClient
@@ -70,6 +80,10 @@ BELIEF_BUDGET = 200_000
 """The belief tool's budget: past it the belief is sampled (the count then says so)."""
 MODES = ("hotseat", "computer")
 SIDES = {"white": chess.WHITE, "black": chess.BLACK}
+MAX_LIMIT = 3 * 3600
+"""The longest time a clock may give each side, in seconds."""
+MAX_INCREMENT = 180
+"""The largest increment per move, in seconds."""
 
 
 @dataclass
@@ -82,6 +96,8 @@ class PlayedGame:
     computer: Any = None
     watch: str = field(default_factory=lambda: new_id())
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    rematch: str | None = None
+    """The players' id of this game's rematch, once asked for."""
 
     def is_computer(self, side: chess.Color) -> bool:
         return self.computer is not None and self.computer.side == side
@@ -178,6 +194,12 @@ def computer_turn(computer, game):
     return computer, game
 
 
+def draw_judgement(computer, game):
+    """The computer's answer to a draw offer (run in a worker): the computer and whether it
+    accepts (``ComputerPlayer.accepts_draw``)."""
+    return computer, computer.accepts_draw(game)
+
+
 def belief_summary(rules: str, side: chess.Color, fen: str | None, observations: list) -> dict[str, Any]:
     """The belief tool (run in a worker): how many positions fit what ``side`` heard, and
     for each enemy man type the share of them with one on each square."""
@@ -203,6 +225,7 @@ def state(played: PlayedGame, side: chess.Color | None) -> dict[str, Any]:
         "computer": None if played.computer is None else side_name(played.computer.side),
         "to_move": side_name(game.to_move), "number": game.number, "plies": len(game.turns),
         "over": game.over, "result": game.result, "termination": game.termination,
+        "clock": clock(game), "draw_offer": None if game.draw_offer is None else side_name(game.draw_offer),
     }
     if side is None:
         data["log"] = [{"number": e.number, "text": e.public} for e in game.log if e.public is not None]
@@ -215,17 +238,31 @@ def state(played: PlayedGame, side: chess.Color | None) -> dict[str, Any]:
             "moves": [san if turn.white == side else "??" for san, turn in zip(sans, game.turns)],
             "askable": game.askable() if mine else [], "can_ask": mine and game.can_ask(),
             "last_move": list(game.last_squares(side)), "check": game.in_check(side),
-            "watch": played.watch,
+            "refused": game.refused() if mine else [], "must_capture": mine and game.must_capture(),
+            "can_offer_draw": game.can_offer_draw(side),
+            "can_take_back": played.computer is None and not game.over and bool(game.turns),
+            "watch": played.watch, "rematch": played.rematch,
         })
     if game.over:
         data["reveal"] = reveal(game)
     return data
 
 
+def clock(game) -> dict[str, Any] | None:
+    """A timed game's clock now: the time control, each side's seconds left, whose clock runs."""
+    if game.clock is None:
+        return None
+    return {"limit": game.clock.limit, "increment": game.clock.increment,
+            "white": round(game.time_left(chess.WHITE), 2), "black": round(game.time_left(chess.BLACK), 2),
+            "running": side_name(game.to_move) if game.clock_running else None}
+
+
 def reveal(game) -> dict[str, Any]:
     """The whole game, after the end: the side that moved first, every position's FEN, every
-    move (SAN and UCI), the referee's log."""
-    return {"first": side_name(game.board_at(0).turn),
+    move (SAN and UCI), the referee's log; a timed game's every attempt's seconds."""
+    times = {} if game.clock is None else {"times": [
+        {"ply": t.ply, "side": side_name(t.white), "kind": t.kind, "seconds": t.seconds} for t in game.timings]}
+    return {**times, "first": side_name(game.board_at(0).turn),
             "fens": game.board_fens(),
             "moves": game.sans(),
             "uci": [turn.move for turn in game.turns],
@@ -248,12 +285,14 @@ def _fields(data: dict[str, Any], known: tuple[str, ...]) -> None:
 def _answered(handler):
     """``handler`` with its errors answered as one JSON line (in any Starlette app)."""
     async def answered(request: Request):
-        from ksolve.play.session import PlayError
+        from ksolve.play.session import PlayConflict, PlayError
 
         try:
             return await handler(request)
         except ApiError as error:
             return error_response(error.status, error.message, error.headers)
+        except PlayConflict as error:
+            return error_response(409, str(error))
         except PlayError as error:
             return error_response(422, str(error))
 
@@ -270,15 +309,51 @@ async def rule_sets(_request: Request) -> JSONResponse:
     return JSONResponse({"default": "wild16", "rules": [rulebook(name).as_dict() for name in PLAYABLE]})
 
 
-@_answered
-async def start_game(request: Request) -> JSONResponse:
+def _clock(value: Any):
+    """The ``clock`` field: None, or ``{"limit": seconds, "increment": seconds}``."""
+    from ksolve.play.session import TimeControl
+
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ApiError(422, "clock: must be null or {\"limit\": seconds, \"increment\": seconds}")
+    unknown = sorted(set(value) - {"limit", "increment"})
+    if unknown:
+        raise ApiError(422, f"clock.{unknown[0]}: unknown field (known: limit, increment)")
+    limit, increment = value.get("limit"), value.get("increment", 0)
+    for name, number, low, high in (("limit", limit, 1, MAX_LIMIT), ("increment", increment, 0, MAX_INCREMENT)):
+        if not isinstance(number, int) or isinstance(number, bool) or not low <= number <= high:
+            raise ApiError(422, f"clock.{name}: must be a whole number of seconds from {low} to {high}, "
+                                f"not {number!r}")
+    return TimeControl(limit, increment)
+
+
+def _seed(data: dict[str, Any]) -> int:
     import random
 
+    seed = data.get("seed", random.randrange(2**31))
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ApiError(422, f"seed: must be an integer, not {seed!r}")
+    return seed
+
+
+async def _new_game(rules: str, mode: str, human: chess.Color, seed: int, time_control) -> tuple[str, PlayedGame]:
+    """A new game on the server (against the computer: its first move made if it has White)."""
     from ksolve.play.computer import ComputerPlayer
     from ksolve.play.session import GameSession
 
+    game = GameSession(rules, clock=time_control)
+    computer = ComputerPlayer(rules, not human, seed=seed) if mode == "computer" else None
+    played = PlayedGame(game, mode, computer)
+    game_id = GAMES.add(played)
+    await computer_moves(played)
+    return game_id, played
+
+
+@_answered
+async def start_game(request: Request) -> JSONResponse:
     data = await read_json(request)
-    _fields(data, ("rules", "mode", "side", "seed"))
+    _fields(data, ("rules", "mode", "side", "seed", "clock"))
     rules = data.get("rules", "wild16")
     mode = data.get("mode", "hotseat")
     if mode not in MODES:
@@ -286,14 +361,9 @@ async def start_game(request: Request) -> JSONResponse:
     if not isinstance(rules, str):
         raise ApiError(422, "rules: must be a rule set's name")
     human = _side(data.get("side", "white"))
-    seed = data.get("seed", random.randrange(2**31))
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ApiError(422, f"seed: must be an integer, not {seed!r}")
-    game = GameSession(rules)
-    computer = ComputerPlayer(rules, not human, seed=seed) if mode == "computer" else None
-    played = PlayedGame(game, mode, computer)
-    game_id = GAMES.add(played)
-    await computer_moves(played)
+    seed = _seed(data)
+    time_control = _clock(data.get("clock"))
+    game_id, played = await _new_game(rules, mode, human, seed, time_control)
     return JSONResponse({"id": game_id, "watch": played.watch, "state": state(played, played.default_side())},
                         status_code=201)
 
@@ -308,11 +378,19 @@ async def computer_moves(played: PlayedGame) -> None:
         played.computer, played.game = await THINKERS_POOL.run(computer_turn, played.computer, played.game)
 
 
+def flag(played: PlayedGame) -> None:
+    """End the game if the mover's time has run out (not while the computer thinks: the game
+    is in the worker then, and its clock is checked at the computer's next attempt)."""
+    if not played.lock.locked():
+        played.game.flag()
+
+
 @_answered
 async def get_game(request: Request) -> JSONResponse:
     game_id = request.path_params["id"]
     played = GAMES.get(game_id)
     await computer_moves(played)
+    flag(played)
     wanted = request.query_params.get("side")
     side = played.default_side() if wanted is None else _side(wanted)
     if played.is_computer(side) and not played.game.over:
@@ -334,12 +412,8 @@ async def attempt(request: Request) -> JSONResponse:
                        else f"move: must be a string, got {type(move).__name__}")
     if played.is_computer(side):
         raise ApiError(403, f"{side_name(side)} is the computer's side")
-    await computer_moves(played)
-    if played.lock.locked():
-        raise ApiError(409, "the computer is thinking; try again in a moment")
+    await ready(played)
     game = played.game
-    if game.over:
-        raise ApiError(409, f"the game is over ({game.result}, {game.termination})")
     if game.to_move != side:
         raise ApiError(409, f"it is {side_name(game.to_move)}'s turn, not {side_name(side)}'s")
     async with played.lock:
@@ -347,6 +421,105 @@ async def attempt(request: Request) -> JSONResponse:
         if answer.moved and played.computer is not None and not game.over:
             played.computer, played.game = await THINKERS_POOL.run(computer_turn, played.computer, game)
     return JSONResponse({"answer": {"kind": answer.kind, "words": answer.words}, "state": state(played, side)})
+
+
+async def ready(played: PlayedGame) -> None:
+    """The game ready for a player's request: the computer's owed turn made, the clock looked
+    at; 409 while the computer thinks and once the game is over."""
+    await computer_moves(played)
+    if played.lock.locked():
+        raise ApiError(409, "the computer is thinking; try again in a moment")
+    flag(played)
+    game = played.game
+    if game.over:
+        raise ApiError(409, f"the game is over ({game.result}, {game.termination})")
+
+
+async def _players(request: Request, known: tuple[str, ...]) -> tuple[PlayedGame, dict[str, Any], chess.Color]:
+    """A players' request on a going game: the game, the body (``known`` fields), the side
+    (not the computer's)."""
+    played = GAMES.get(request.path_params["id"])
+    data = await read_json(request)
+    _fields(data, known)
+    side = _side(data.get("side"))
+    if played.is_computer(side):
+        raise ApiError(403, f"{side_name(side)} is the computer's side")
+    await ready(played)
+    return played, data, side
+
+
+@_answered
+async def resign(request: Request) -> JSONResponse:
+    played, _, side = await _players(request, ("side",))
+    game = played.game
+    if played.computer is None and game.to_move != side:
+        raise ApiError(409, f"it is {side_name(game.to_move)}'s turn: in a hot-seat game the side to move resigns")
+    game.resign(side)
+    return JSONResponse({"state": state(played, side)})
+
+
+DRAW_ACTIONS = ("offer", "accept", "decline")
+
+
+@_answered
+async def draw(request: Request) -> JSONResponse:
+    played, data, side = await _players(request, ("side", "action"))
+    action = data.get("action")
+    if action not in DRAW_ACTIONS:
+        raise ApiError(422, f"action: must be offer, accept or decline, not {action!r}")
+    game, name = played.game, side_name(side).capitalize()
+    if action != "offer":
+        game.answer_draw(side, action == "accept")
+        answer = ("accepted", "Draw by agreement") if action == "accept" else ("declined", f"{name} declines the draw")
+    elif played.computer is None:
+        game.offer_draw(side)
+        answer = ("accepted", "Draw by agreement") if game.over else \
+            ("offered", f"{name} offers a draw: {side_name(not side).capitalize()} answers on his turn")
+    else:
+        if not game.can_offer_draw(side):
+            game.offer_draw(side)  # says why not
+        async with played.lock:
+            played.computer, accepts = await THINKERS_POOL.run(draw_judgement, played.computer, game)
+        game.offer_draw(side)
+        game.answer_draw(played.computer.side, accepts)
+        answer = ("accepted", "The computer accepts: draw by agreement") if accepts else \
+            ("declined", "The computer declines the draw: it is ahead in material, as far as it knows")
+    return JSONResponse({"answer": {"kind": answer[0], "words": answer[1]}, "state": state(played, side)})
+
+
+@_answered
+async def takeback(request: Request) -> JSONResponse:
+    played = GAMES.get(request.path_params["id"])
+    if played.computer is not None:
+        raise ApiError(409, "takeback: there are no takebacks against the computer (it has heard your move "
+                            "and answered it); takebacks are for hot-seat games")
+    played, _, side = await _players(request, ("side",))
+    played.game.take_back()
+    return JSONResponse({"state": state(played, side)})
+
+
+@_answered
+async def rematch(request: Request) -> JSONResponse:
+    played = GAMES.get(request.path_params["id"])
+    data = await read_json(request)
+    _fields(data, ("seed",))
+    seed = _seed(data)
+    flag(played)
+    game = played.game
+    if not game.over:
+        raise ApiError(409, "rematch: the game goes on (resign, or offer a draw, first)")
+    if played.rematch is not None:
+        try:
+            again = GAMES.get(played.rematch)
+            return JSONResponse({"id": played.rematch, "watch": again.watch,
+                                 "state": state(again, again.default_side())})
+        except ApiError:
+            pass  # dropped: a new one
+    human = played.computer.side if played.computer is not None else chess.WHITE
+    game_id, new = await _new_game(game.rules_name, played.mode, human, seed, game.clock)
+    played.rematch = game_id
+    return JSONResponse({"id": game_id, "watch": new.watch, "state": state(new, new.default_side())},
+                        status_code=201)
 
 
 @_answered
@@ -364,7 +537,9 @@ async def belief(request: Request) -> JSONResponse:
 @_answered
 async def spectate(request: Request) -> JSONResponse:
     watch_id = request.path_params["watch"]
-    return JSONResponse({"watch": watch_id, **state(GAMES.watched(watch_id), None)})
+    played = GAMES.watched(watch_id)
+    flag(played)
+    return JSONResponse({"watch": watch_id, **state(played, None)})
 
 
 @_answered
@@ -435,6 +610,10 @@ routes = [
     Route("/api/play/{id}", get_game, methods=["GET"]),
     Route("/api/play/{id}", end_game, methods=["DELETE"]),
     Route("/api/play/{id}/attempt", attempt, methods=["POST"]),
+    Route("/api/play/{id}/resign", resign, methods=["POST"]),
+    Route("/api/play/{id}/draw", draw, methods=["POST"]),
+    Route("/api/play/{id}/takeback", takeback, methods=["POST"]),
+    Route("/api/play/{id}/rematch", rematch, methods=["POST"]),
     Route("/api/play/{id}/belief", belief, methods=["GET"]),
     Route("/api/play/{id}/pgn", pgn, methods=["GET"]),
 ]
