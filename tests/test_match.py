@@ -153,8 +153,14 @@ def test_same_seed_same_games(short_match):
 
 
 def test_players_by_name():
-    assert set(PLAYERS) == {"random", "greedy", "computer"}
+    assert set(PLAYERS) == {"random", "greedy", "computer", "computer-easy", "computer-strong", "computer-previous",
+                            "ismcts"}
     assert type(make_player("computer", "wild16", chess.BLACK, 3)).__name__ == "ComputerPlayer"
+    levels = {name: make_player(name, "wild16", chess.WHITE, 0).level.name
+              for name in ("computer", "computer-easy", "computer-strong", "computer-previous")}
+    assert levels == {"computer": "normal", "computer-easy": "easy", "computer-strong": "strong",
+                      "computer-previous": "normal"}
+    assert make_player("computer-previous", "wild16", chess.WHITE, 0).endings.materials == frozenset()
     with pytest.raises(ValueError, match="unknown player 'stockfish'"):
         make_player("stockfish", "wild16", chess.WHITE, 0)
     with pytest.raises(ValueError, match="unknown player"):

@@ -32,8 +32,12 @@ each attempt of its turn:
    seeded noise breaks ties.  The best attempt is made; after a refusal the
    belief is filtered and the choice made again.
 
+The figures above are those of the default level, ``normal``; ``Level`` and
+``LEVELS`` give ``easy`` (a small sample, no prover, no tables) and ``strong``
+(a wider sample, a deeper prover, every two-piece ending from the tables).
+
 When the belief is lost (a sample that kept no consistent position, even
-after rebuilding), it makes random attempts of its own board.
+after rebuilding and recovering), it makes random attempts of its own board.
 
 >>> import chess
 >>> from ksolve.play.session import GameSession
@@ -74,6 +78,32 @@ FULL_BELIEF = 20_000
 PROVER_POSITIONS = 400
 PROVER_MOVES = 2
 PROVER_LIMITS = Limits(seconds=1.0, nodes=20_000)
+
+
+@dataclass(frozen=True)
+class Level:
+    """How hard the computer thinks: the heuristic's sample, the belief tried whole, the
+    prover's reach, the endgame tables it plays from (three-man tables take 25-60 s to
+    build the first time in a process)."""
+
+    name: str
+    sample: int
+    full_belief: int
+    prover_positions: int
+    prover_moves: int
+    prover_nodes: int
+    tables: tuple[str, ...]
+
+
+LEVELS = {level.name: level for level in (
+    Level("easy", 12, 2_000, 0, 0, 0, ()),
+    Level("normal", SAMPLE, FULL_BELIEF, PROVER_POSITIONS, PROVER_MOVES, PROVER_LIMITS.nodes or 0, QUICK_MATERIALS),
+    Level("strong", 128, 60_000, 2_000, 3, 200_000, QUICK_MATERIALS + ("KBBK", "KBNK", "KQQK", "KQRK", "KRRK")),
+)}
+"""The levels people pick (``normal`` is the default): ``easy`` plays from its sample alone
+(no prover, no tables), ``strong`` looks wider and deeper and plays every two-piece ending
+from the tables."""
+DEFAULT_LEVEL = "normal"
 VALUES = np.array([1.0, 3.0, 3.0, 5.0, 9.0, 0.0])
 """Pawn, knight, bishop, rook, queen, king (a king's loss is a loss of the game: ``WIN``)."""
 WIN = 100.0
@@ -127,11 +157,15 @@ class ComputerPlayer:
 
     def __init__(self, rules: str, side: chess.Color, fen: str | None = None, seed: int = 0,
                  budget: int = 40_000, memory: int | None = None,
-                 tables: tuple[str, ...] = QUICK_MATERIALS, weights: Weights = CURRENT) -> None:
+                 tables: tuple[str, ...] | None = None, weights: Weights = CURRENT,
+                 level: str = DEFAULT_LEVEL) -> None:
         from ksolve.resources import Resources
 
+        if level not in LEVELS:
+            raise ValueError(f"level: {level!r} is not one of {', '.join(LEVELS)}")
+        self.level = LEVELS[level]
         self.side = side
-        self.limits = replace(PROVER_LIMITS, memory=Resources(memory).budget)
+        self.limits = replace(PROVER_LIMITS, memory=Resources(memory).budget, nodes=self.level.prover_nodes)
         """The prover's limits, within the memory budget of the process it thinks in
         (``memory`` bytes; None: half of the machine's memory)."""
         self.belief = SideBelief(rules, side, fen, budget, seed)
@@ -141,7 +175,7 @@ class ComputerPlayer:
         self.weights = weights
         self.standings: Counter[bytes] = Counter()
         """How often the player's men stood so (their bitboards) after one of its moves."""
-        self.endings = EndingPlayer(self.rules, tables)
+        self.endings = EndingPlayer(self.rules, self.level.tables if tables is None else tables)
         self.ending: EndingChoice | None = None
         """The tables' first choice of the game: the ending reached and its number of moves."""
         self.ending_turn = -1
@@ -218,25 +252,25 @@ class ComputerPlayer:
             if self.ending is None:
                 self.ending, self.ending_turn = tabled, self._turn_length
             return tabled.uci
-        if len(positions) <= PROVER_POSITIONS:
+        if len(positions) <= self.level.prover_positions:
             proven = self._proven(positions, askable, can_ask)
             if proven is not None:
                 self.stats.proofs += 1
                 return proven
-        sample = positions if len(positions) <= SAMPLE else \
-            positions[sorted(self.rng.sample(range(len(positions)), SAMPLE))]
+        size = self.level.sample
+        sample = positions if len(positions) <= size else positions[sorted(self.rng.sample(range(len(positions)), size))]
         if can_ask and float(self.rules.any_answers(sample).mean()) >= ANY_RATE:
             return "any"
         scores = {uci: self._score(sample, move_from_uci(uci)) for uci in askable}
         return max(scores, key=lambda uci: scores[uci])
 
     def _proven(self, positions: np.ndarray, askable: list[str], can_ask: bool) -> str | None:
-        """A proven strategy's attempt within ``PROVER_MOVES`` moves, if the prover finds one."""
+        """A proven strategy's attempt within the level's prover moves, if the prover finds one."""
         belief = BeliefState.from_positions(positions)
         prover = Prover(self.rules, self.limits)
         prover.fit_bounds(belief)
         try:
-            for moves in range(1, PROVER_MOVES + 1):
+            for moves in range(1, self.level.prover_moves + 1):
                 if prover.wins(belief, moves, self._state):
                     move, _ = prover.winning_move(belief, moves, self._state)
                     if move == ASK:
@@ -251,7 +285,7 @@ class ComputerPlayer:
         """Chance the attempt is legal times its expected value (see the module): the chances
         of legality, a win and another end over the whole belief (up to ``FULL_BELIEF``
         positions, else the sample), the material over the sample."""
-        everything = self._working if len(self._working) <= FULL_BELIEF else sample
+        everything = self._working if len(self._working) <= self.level.full_belief else sample
         ends = _ends(self.rules.attempt(everything, move).keys[:, 0])
         legal = ends >= 0
         noise = self.rng.random() * 0.05

@@ -95,11 +95,15 @@ PLAYERS: dict[str, PlayerFactory] = {
     "random": lambda rules, side, seed, fen: PolicyPlayer(random_policy, random.Random(seed)),
     "greedy": lambda rules, side, seed, fen: PolicyPlayer(greedy_policy, random.Random(seed)),
     "computer": lambda rules, side, seed, fen: ComputerPlayer(rules, side, fen=fen, seed=seed),
+    "computer-easy": lambda rules, side, seed, fen: ComputerPlayer(rules, side, fen=fen, seed=seed, level="easy"),
+    "computer-strong": lambda rules, side, seed, fen: ComputerPlayer(rules, side, fen=fen, seed=seed,
+                                                                     level="strong"),
     "computer-previous": lambda rules, side, seed, fen: ComputerPlayer(rules, side, fen=fen, seed=seed, tables=(),
                                                                        weights=PREVIOUS),
     "ismcts": lambda rules, side, seed, fen: _ismcts(rules, side, seed, fen),
 }
-"""The players a match names: the two policies, the computer at its default level and the
+"""The players a match names: the two policies, the computer at its levels (``computer``:
+the default, ``normal``) and the
 computer as it was before the endgame tables, mates, mobility, pawn pushes and repetitions
 counted (``computer.PREVIOUS``), and OpenSpiel's information-set MCTS
 (``openspiel_player.IsmctsPlayer``: Wild 16 and Fog of War, OpenSpiel installed)."""
