@@ -22,7 +22,7 @@ from ksolve.board import move_to_uci
 from ksolve.board.layout import COLUMN_BLACK, KING
 from ksolve.games.play import ASK, greedy_policy, random_policy
 from ksolve.play.computer import ComputerPlayer
-from ksolve.play.endings import EndingPlayer
+from ksolve.play.endings import EndingPlayer, unseen_king_belief
 from ksolve.play.mirror import mirror_fen
 from ksolve.play.session import GameSession
 from ksolve.rules import codes, get_rules
@@ -36,25 +36,13 @@ GAMES = [
 
 
 def _ignorance(rules: str, fen: str, side: chess.Color) -> np.ndarray:
-    """The belief of a side that sees its men but not the lone king: every square of the
-    king's class (what the side hears or sees now), in the side's frame."""
-    frame = fen if side == chess.WHITE else mirror_fen(fen)
-    fog = get_rules(rules).fog
-    board = chess.Board(frame)
-    truth = board.king(chess.BLACK)
-    board.remove_piece_at(truth)
-    belief = BeliefState.from_hidden(board.fen(), ["k:any"], fog)
-    for _, part in belief.turn_info(get_rules(rules)):
-        if (part.positions[:, COLUMN_BLACK + KING] >> np.uint64(truth) & np.uint64(1)).any():
-            return part.positions
-    raise AssertionError("the true square is in no class")
+    return unseen_king_belief(get_rules(rules), fen, side)
 
 
 def _play(rules: str, fen: str, side: chess.Color, policy, seed: int) -> tuple[GameSession, ComputerPlayer]:
     game = GameSession(rules, fen)
     computer = ComputerPlayer(rules, side, fen, seed=seed)
-    computer.belief.positions = _ignorance(rules, fen, side)
-    computer._working = computer.belief.positions
+    computer.assume(_ignorance(rules, fen, side))
     rng = random.Random(seed)
     while not game.over and len(game.turns) < 200:
         if game.to_move == side:

@@ -186,6 +186,13 @@ class ComputerPlayer:
         self._working = self.belief.positions
         """The belief filtered by this turn's refusals and "Any?" answer."""
 
+    def assume(self, positions: np.ndarray) -> None:
+        """Start from ``positions`` (the player's frame) as its belief instead of the start
+        position alone: an ending studied with the opponent's men unseen.  Call it before
+        the game's first move."""
+        self.belief.positions = positions
+        self._working = positions
+
     # --- playing a turn -------------------------------------------------------------
     def play_turn(self, game: GameSession) -> Answer:
         """Make attempts in ``game`` until one is executed (or the game ends)."""

@@ -197,3 +197,28 @@ def _solver(material: str, rules: RuleSet) -> tuple[EndgameSolver, threading.Loc
         if key not in _SOLVERS:
             _SOLVERS[key] = (EndgameSolver(parse_material(material), rules, TABLE_BYTES), threading.Lock())
         return _SOLVERS[key]
+
+
+def unseen_king_belief(rules: RuleSet, fen: str, side: bool = True) -> np.ndarray:
+    """The belief of ``side`` in a lone-king ending ``fen`` when it sees its men but not the
+    king: every square of the king's class (what the side hears or sees now, the king's true
+    square among them), in the side's frame (mirrored for Black).
+
+    >>> from ksolve.rules import get_rules
+    >>> len(unseen_king_belief(get_rules("berkeley"), "8/8/8/2k5/8/8/8/KR6 w - - 0 1"))
+    48
+    """
+    import chess
+
+    from ksolve.belief import BeliefState
+    from ksolve.play.mirror import mirror_fen
+
+    board = chess.Board(fen if side == chess.WHITE else mirror_fen(fen))
+    truth = board.king(chess.BLACK)
+    board.remove_piece_at(truth)
+    belief = BeliefState.from_hidden(board.fen(), ["k:any"], rules.fog)
+    for _, part in belief.turn_info(rules):
+        if (part.positions[:, COLUMN_BLACK + KING] >> np.uint64(truth) & np.uint64(1)).any():
+            return part.positions
+    raise ValueError(f"{fen}: the king's square is in no class of the belief")
+

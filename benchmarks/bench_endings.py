@@ -1,0 +1,113 @@
+"""The computer in tabled lone-king endings: is each one won within the tables'
+number of moves?
+
+Seeded random placements of K+Q and K+R against a lone king (White's men,
+the king on a legal square, the computer White or Black), the computer not
+seeing the king: its belief is every square of the king's class
+(``ksolve.play.endings.unseen_king_belief``).  The opponent is the random or
+the greedy policy (the greedy one peeks at the board and takes a man when it
+can).  Each game records the tables' number of moves at the start ``n``, the
+computer's moves to the win, and whether it won within ``n``; the reference
+is the bound itself.  Reported per rule set, material and opponent.
+
+    python benchmarks/bench_endings.py [--games N] [--rules wild16 berkeley] [-o results/endings.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+import chess
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import machine  # noqa: E402
+
+from ksolve.board import move_to_uci  # noqa: E402
+from ksolve.games.play import ASK, POLICIES  # noqa: E402
+from ksolve.play.computer import ComputerPlayer  # noqa: E402
+from ksolve.play.endings import unseen_king_belief  # noqa: E402
+from ksolve.play.session import GameSession  # noqa: E402
+from ksolve.rules import get_rules  # noqa: E402
+
+MATERIALS = {"KQK": chess.QUEEN, "KRK": chess.ROOK}
+PLY_CAP = 200
+
+
+def placement(rng: random.Random, piece: int, computer: chess.Color) -> str:
+    """A random legal position of the computer's king and piece against the lone king, the
+    computer to move (its men White when it is White, Black otherwise)."""
+    while True:
+        board = chess.Board(None)
+        king, man, lone = rng.sample(chess.SQUARES, 3)
+        board.set_piece_at(king, chess.Piece(chess.KING, computer))
+        board.set_piece_at(man, chess.Piece(piece, computer))
+        board.set_piece_at(lone, chess.Piece(chess.KING, not computer))
+        board.turn = computer
+        if board.is_valid() and not board.is_check() and any(board.legal_moves):
+            return board.fen()
+
+
+def play(rules: str, fen: str, side: chess.Color, opponent: str, seed: int) -> dict:
+    game = GameSession(rules, fen)
+    computer = ComputerPlayer(rules, side, fen, seed=seed)
+    computer.assume(unseen_king_belief(get_rules(rules), fen, side))
+    policy, rng = POLICIES[opponent], random.Random(seed)
+    started = time.perf_counter()
+    while not game.over and len(game.turns) < PLY_CAP:
+        if game.to_move == side:
+            computer.play_turn(game)
+            continue
+        moved = False
+        while not moved and not game.over:
+            choice = policy(game.referee, rng)
+            moved = game.ask_any().moved if choice == ASK else game.attempt(move_to_uci(choice)).moved
+    own_moves = (len(game.turns) + 1) // 2
+    won = game.result == ("1-0" if side == chess.WHITE else "0-1")
+    bound = computer.ending.moves if computer.ending is not None else None
+    return {"fen": fen, "side": "white" if side == chess.WHITE else "black", "opponent": opponent,
+            "result": game.result, "termination": game.termination, "moves": own_moves, "bound": bound,
+            "won": won, "within_bound": bool(won and bound is not None and own_moves <= bound),
+            "seconds_per_move": computer.stats.mean_seconds, "seconds": time.perf_counter() - started}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=50, help="games per rule set, material and opponent")
+    parser.add_argument("--rules", nargs="+", default=["wild16", "berkeley"])
+    parser.add_argument("-o", "--output", default=str(Path(__file__).parent / "results" / "endings.json"))
+    arguments = parser.parse_args()
+    rows, games = [], []
+    for rules in arguments.rules:
+        for material, piece in MATERIALS.items():
+            for opponent in ("random", "greedy"):
+                rng = random.Random(f"{rules}-{material}-{opponent}")
+                played = []
+                for seed in range(arguments.games):
+                    side = chess.WHITE if seed % 2 == 0 else chess.BLACK
+                    played.append(play(rules, placement(rng, piece, side), side, opponent, seed))
+                won = sum(game["won"] for game in played)
+                within = sum(game["within_bound"] for game in played)
+                row = {"rules": rules, "material": material, "opponent": opponent, "games": len(played),
+                       "won": won, "within_bound": within,
+                       "mean_moves": sum(game["moves"] for game in played) / len(played),
+                       "mean_bound": sum(game["bound"] or 0 for game in played) / len(played),
+                       "longest_bound": max(game["bound"] or 0 for game in played),
+                       "seconds_per_move": sum(game["seconds_per_move"] for game in played) / len(played)}
+                rows.append(row)
+                games.extend({"rules": rules, "material": material, **game} for game in played)
+                print(f"{rules} {material} v {opponent}: won {won}/{len(played)}, within the tables' bound "
+                      f"{within}, moves {row['mean_moves']:.1f} (bound {row['mean_bound']:.1f}, longest "
+                      f"{row['longest_bound']}), {row['seconds_per_move']:.3f} s/move", flush=True)
+    Path(arguments.output).write_text(json.dumps({"machine": machine(), "command": sys.argv, "rows": rows,
+                                                  "games": games}, indent=1) + "\n")
+    print(f"written {arguments.output}")
+
+
+if __name__ == "__main__":
+    main()
