@@ -224,6 +224,8 @@ CASES = [
      "-o: cannot write /proc/version: invalid argument (/proc/version)"),
     ("a game record that cannot be written", {}, "play -o /proc/g.pgn",
      "-o: cannot write /proc/g.pgn: no such file or directory (in /proc)"),
+    ("a level the computer does not have", {}, "play --level hard",
+     "--level: 'hard' is not one of 'easy', 'normal', 'strong'"),
     ("a results file that cannot be written", {}, "verify problems --jobs 2 --results /proc/r.jsonl",
      "--results: cannot write /proc/r.jsonl: no such file or directory (in /proc)"),
     ("--timeout nan", {}, "solve problems/foster-1996.toml --timeout nan", "--timeout: nan is not a number of seconds"),

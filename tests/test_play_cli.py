@@ -81,3 +81,35 @@ def test_ctrl_c_inside_a_kernel_while_the_computer_moves_leaves_cleanly(monkeypa
     monkeypatch.setattr("ksolve.play.terminal.play_in_terminal", interrupt_in_a_kernel)
     result = CliRunner().invoke(main, ["play", "--rules", "berkeley"], input="")
     assert result.exit_code == 130 and result.stderr == "ksolve: interrupted: game left after 0 moves\n"
+
+
+def test_the_level_reaches_the_computer(monkeypatch):
+    import ksolve.play.terminal as terminal
+
+    made = []
+
+    class Recorded(terminal.ComputerPlayer):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self.level.name)
+
+    monkeypatch.setattr(terminal, "ComputerPlayer", Recorded)
+    for options, level in ((["--level", "easy"], "easy"), ([], "normal"), (["--level", "strong"], "strong")):
+        result = CliRunner().invoke(main, ["play", "--rules", "berkeley", "--seed", "2", *options], input="resign\n")
+        assert result.exit_code == 0, result.output
+        assert made[-1] == level
+        assert result.output.startswith(f"Berkeley (Russell & Wolfe): you play White against the computer ({level}).")
+    assert made == ["easy", "normal", "strong"]
+
+
+def test_a_bad_level_is_one_line_and_the_levels_are_the_computers():
+    from ksolve.cli_play import LEVELS
+    from ksolve.play.computer import DEFAULT_LEVEL
+    from ksolve.play.computer import LEVELS as COMPUTER_LEVELS
+
+    result = CliRunner().invoke(main, ["play", "--level", "hard"])
+    assert result.exit_code == 2
+    assert result.output.strip() == "ksolve: error: --level: 'hard' is not one of 'easy', 'normal', 'strong'"
+    assert LEVELS == tuple(COMPUTER_LEVELS) and DEFAULT_LEVEL == "normal"
+    help_text = " ".join(CliRunner().invoke(main, ["play", "--help"]).output.split())
+    assert all(f"{name}:" in help_text for name in LEVELS) and "[default: normal]" in help_text

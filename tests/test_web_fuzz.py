@@ -22,12 +22,12 @@ from web_answers import one_line_error
 ROOT = Path(__file__).resolve().parent.parent
 FOSTER = (ROOT / "problems" / "foster-1996.toml").read_text()
 FIELDS = ("problem", "to", "text", "action", "options", "name", "rules", "mode", "side", "seed", "move", "pgn", "log", "reveal",
-          "clock")
+          "clock", "level")
 OPTIONS = ("timeout", "max_nodes", "max_memory", "moves", "rules", "at_most", "search", "tries", "duals",
            "limit", "increment")
 WORDS = ("solve", "verify", "yacpdb", "olive", "popeye", "latex", "algebraic: {white: [Kb6], black: [Ka8]}\n",
          "a: &x [1]\nb: *x\n", "--- [\n", "white", "black", "hotseat", "berkeley", "wild16", "e2e4", "Kb1", "any", "#2", FOSTER,
-         "offer", "accept", "decline",
+         "offer", "accept", "decline", "easy", "normal", "strong",
          'stipulation = "#' + "9" * 5000 + '"')
 
 scalars = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=30) | st.sampled_from(WORDS))

@@ -310,6 +310,7 @@ def test_the_clock_runs_the_computers_thinking_counts_and_time_out_loses(client)
     game = start(client, rules="wild16", mode="computer", side="white", seed=2, clock={"limit": 600, "increment": 0})
     assert game["state"]["clock"] == {"limit": 600, "increment": 0, "white": 600, "black": 600, "running": None}
     state = attempt(client, game["id"], "white", "e4").json()["state"]
+    time.sleep(0.05)  # White thinks: more than the clock's rounding to 1/100 s
     state = attempt(client, game["id"], "white", "d4").json()["state"]
     assert state["clock"]["running"] == "white" and state["clock"]["black"] < 600   # the computer's 2nd move counted
     assert state["clock"]["white"] < 600
@@ -324,3 +325,25 @@ def test_the_clock_runs_the_computers_thinking_counts_and_time_out_loses(client)
     reveal = client.get(f"/api/play/{hotseat['id']}?side=white").json()["state"]["reveal"]
     assert [(t["ply"], t["side"], t["kind"]) for t in reveal["times"]] == [(0, "white", "move"), (1, "black", "move")]
     assert '[TimeControl "1+0"]' in client.get(f"/api/play/{hotseat['id']}/pgn?view=full").text
+
+
+def test_the_computers_level_is_chosen_kept_by_a_rematch_and_a_bad_one_refused(client):
+    from ksolve.web.play import GAMES
+
+    game = start(client, rules="wild16", mode="computer", side="white", seed=1, level="easy")
+    game_id = game["id"]
+    assert game["state"]["level"] == "easy" and GAMES.get(game_id).computer.level.name == "easy"
+    state = attempt(client, game_id, "white", "e4").json()["state"]
+    assert state["plies"] == 2 and state["level"] == "easy"                      # the easy computer replied
+    assert GAMES.get(game_id).computer.level.name == "easy"                      # back from the worker so
+    assert client.get(f"/api/play/watch/{game['watch']}").json()["level"] == "easy"
+    post(client, game_id, "resign", {"side": "white"})
+    rematch = post(client, game_id, "rematch", {}).json()
+    assert rematch["state"]["level"] == "easy" and GAMES.get(rematch["id"]).computer.level.name == "easy"
+    strong = start(client, rules="berkeley", mode="computer", side="black", seed=2, level="strong")
+    assert strong["state"]["level"] == "strong" and strong["state"]["plies"] == 1
+    assert start(client, rules="berkeley", mode="computer")["state"]["level"] == "normal"   # the default
+    assert start(client, rules="berkeley", mode="hotseat")["state"]["level"] is None
+    for bad in ("hard", "Easy", "", 2, None, ["easy"], {"name": "easy"}):
+        one_line_error(client.post("/api/play", json={"mode": "computer", "level": bad}), 422,
+                       f"level: must be easy, normal or strong, not {bad!r}")

@@ -8,7 +8,8 @@ moving nothing, the replay, a saved game, the board's size at 1280 and 400 px
 (the move list and the game's buttons in view beside it); a hot-seat game with
 takebacks and a draw offered, declined and agreed; a timed game against the
 computer resigned and its rematch with the colours swapped; drops the men
-cannot make explained before any request, the board flipped, sounds on.
+cannot make explained before any request, the board flipped, sounds on; the computer at the
+level picked ("easy"), two moves dragged against it and its level shown beside its name.
 (Debian's /usr/bin/chromium through Playwright, against the real server, as
 ``tests/test_web_browser.py`` does.)"""
 
@@ -250,6 +251,43 @@ def test_fog_of_war_against_the_computer_twenty_plies_every_white_move_dragged(c
     assert page_refusals == 1 and drags >= 10
     assert page.locator("#play-board square.fog").count() > 0
     expect(page.locator("#play-legend")).to_contain_text("squares you do not see")
+
+
+def test_the_computer_at_the_easy_level_two_moves_dragged_and_its_level_shown(context, server) -> None:
+    page = context.new_page()
+    page.goto(server + "play?seed=4")
+    expect(page.locator("#level-field")).to_be_hidden()                     # hot-seat: no level
+    page.select_option("#play-rules", "wild16")
+    page.select_option("#play-mode", "computer")
+    expect(page.locator("#level-field")).to_be_visible()
+    expect(page.locator("#level-hint")).to_contain_text("easy")
+    expect(page.locator("#play-level")).to_have_value("normal")              # the default
+    page.select_option("#play-level", "easy")
+    page.select_option("#play-side", "white")
+    with page.expect_request(lambda r: r.url.endswith("/api/play") and r.method == "POST") as sent:
+        page.click("#play-start")
+    assert sent.value.post_data_json["level"] == "easy"
+    expect(page.locator("#play-turn")).to_contain_text("Your move", timeout=TURN)
+    expect(page.locator("#bar-top")).to_contain_text("Black · the computer (easy)")
+    expect(page.locator("#play-line")).to_contain_text("against the computer (easy)")
+    state, moved = state_of(page, "white"), 0
+    for orig, dest in (("e2", "e4"), ("d2", "d4"), ("g1", "f3"), ("b1", "c3"), ("c2", "c4")):
+        assert state["your_turn"] and shows_men(page, own_men(state["view"])), (men_on(page), state["view"])
+        answer = attempt_by_drag(page, orig, dest)
+        state = answer["state"]
+        if answer["answer"]["kind"] == "illegal":                           # refused: the man goes back
+            assert state["your_turn"] and shows_men(page, own_men(state["view"]))
+            continue
+        assert answer["answer"]["kind"] == "move", answer["answer"]
+        moved += 1
+        expect(page.locator("#play-turn")).to_contain_text("Your move", timeout=TURN)  # the computer replied
+        if moved == 2:
+            break
+    assert moved == 2 and state["plies"] == 4 and state["level"] == "easy"
+    expect(page.locator("#play-moves")).to_contain_text(state["moves"][2])
+    page.reload()                                                            # the level comes back with the game
+    expect(page.locator("#bar-top")).to_contain_text("Black · the computer (easy)")
+    assert state_of(page, "white")["level"] == "easy"
 
 
 # --- hot-seat ---------------------------------------------------------------------------------------

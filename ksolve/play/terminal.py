@@ -7,7 +7,8 @@ and types an attempt in SAN of his own board (``Nf3``, ``exd5``, ``O-O``,
 ``e8=Q``) or UCI (``e2e4``, ``e7e8q``), ``any`` ("Any?" where the rules have
 it), ``board``, ``rules`` (what the referee says, in the rule set's words),
 ``help`` or ``resign``.  Bad input gets a one-line answer and the game goes
-on.
+on.  The computer plays at a level of ``ksolve.play.computer.LEVELS`` (``normal``
+by default), said in the first line.
 
 >>> lines = iter(["Nf3", "resign"])
 >>> out = []
@@ -23,7 +24,7 @@ from typing import Callable
 
 import chess
 
-from ksolve.play.computer import ComputerPlayer
+from ksolve.play.computer import DEFAULT_LEVEL, ComputerPlayer
 from ksolve.play.rulebook import rulebook
 from ksolve.play.session import GameSession, PlayError
 from ksolve.play.views import SideView
@@ -63,11 +64,11 @@ def rules_text(name: str) -> str:
 
 
 def play_in_terminal(game: GameSession, human: chess.Color, seed: int, read: Callable[[], str],
-                     write: Callable[[str], None]) -> None:
-    """Play ``game`` until it ends or the player resigns; ``read`` raises
-    ``EOFError`` (or ``KeyboardInterrupt``) to leave the game."""
-    computer = ComputerPlayer(game.rules_name, not human, game.fen, seed)
-    write(f"{game.rules.title}: you play {'White' if human else 'Black'}. {HELP}")
+                     write: Callable[[str], None], level: str = DEFAULT_LEVEL) -> None:
+    """Play ``game`` against the computer at ``level`` until it ends or the player resigns;
+    ``read`` raises ``EOFError`` (or ``KeyboardInterrupt``) to leave the game."""
+    computer = ComputerPlayer(game.rules_name, not human, game.fen, seed, level=level)
+    write(f"{game.rules.title}: you play {'White' if human else 'Black'} against the computer ({level}). {HELP}")
     write(rules_text(game.rules_name))
     heard = 0
     while not game.over:

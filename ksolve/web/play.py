@@ -9,9 +9,11 @@ hear) and cannot move.  Neither id can be derived from the other.
 
 - ``GET /api/play/rules`` → ``{"default", "rules": [Rulebook]}``: the rule sets played, each with
   what its referee says (``ksolve.play.rulebook``);
-- ``POST /api/play`` ``{"rules", "mode": "hotseat" | "computer", "side", "seed", "clock"}`` → 201
-  ``{"id", "watch", "state"}`` (``side``: the human's, against the computer; ``clock``: null or
-  ``{"limit": seconds, "increment": seconds}``);
+- ``POST /api/play`` ``{"rules", "mode": "hotseat" | "computer", "side", "level", "seed", "clock"}`` → 201
+  ``{"id", "watch", "state"}`` (``side``: the human's, against the computer; ``level``: the
+  computer's, ``easy``, ``normal`` (the default) or ``strong``, ``ksolve.play.computer.LEVELS``;
+  ``clock``: null or ``{"limit": seconds, "increment": seconds}``); the state's ``level`` says
+  the computer's (null hot-seat);
 - ``GET /api/play/{id}?side=white|black`` → ``{"id", "state"}``: that side's board, log (SAN),
   attempts, last move and check as he knows them (everything, the true moves included, once
   the game is over); without ``side``: the human's against the computer, the side to move
@@ -23,7 +25,8 @@ hear) and cannot move.  Neither id can be derived from the other.
   ``{"answer", "state"}`` (against the computer it answers an offer at once: ``ComputerPlayer.accepts_draw``);
 - ``POST /api/play/{id}/takeback`` ``{"side"}`` → ``{"state"}``: the last move undone (hot-seat only);
 - ``POST /api/play/{id}/rematch`` ``{}`` → 201 ``{"id", "watch", "state"}``: a new game with the same
-  settings, the colours swapped against the computer (the same game again for a second request);
+  settings (the computer's level too), the colours swapped against the computer (the same game
+  again for a second request);
 - ``GET /api/play/{id}/belief?side=`` → the belief tool: ``{"positions", "exact", "heat"}``;
 - ``GET /api/play/{id}/pgn?view=white|black|full`` → the PGN (full after the end only);
 - ``GET /api/play/watch/{watch}`` → the spectator's state: no men before the end, then the replay;
@@ -223,6 +226,7 @@ def state(played: PlayedGame, side: chess.Color | None) -> dict[str, Any]:
     data: dict[str, Any] = {
         "rules": game.rules_name, "title": game.rules.title, "fog": bool(game.rules.fog), "mode": played.mode,
         "computer": None if played.computer is None else side_name(played.computer.side),
+        "level": None if played.computer is None else played.computer.level.name,
         "to_move": side_name(game.to_move), "number": game.number, "plies": len(game.turns),
         "over": game.over, "result": game.result, "termination": game.termination,
         "clock": clock(game), "draw_offer": None if game.draw_offer is None else side_name(game.draw_offer),
@@ -328,6 +332,17 @@ def _clock(value: Any):
     return TimeControl(limit, increment)
 
 
+def _level(data: dict[str, Any]) -> str:
+    """The ``level`` field: one of ``ksolve.play.computer.LEVELS`` (its ``DEFAULT_LEVEL`` if not given)."""
+    from ksolve.play.computer import DEFAULT_LEVEL, LEVELS
+
+    level = data.get("level", DEFAULT_LEVEL)
+    if not isinstance(level, str) or level not in LEVELS:
+        names = list(LEVELS)
+        raise ApiError(422, f"level: must be {', '.join(names[:-1])} or {names[-1]}, not {level!r}")
+    return level
+
+
 def _seed(data: dict[str, Any]) -> int:
     import random
 
@@ -337,13 +352,15 @@ def _seed(data: dict[str, Any]) -> int:
     return seed
 
 
-async def _new_game(rules: str, mode: str, human: chess.Color, seed: int, time_control) -> tuple[str, PlayedGame]:
-    """A new game on the server (against the computer: its first move made if it has White)."""
+async def _new_game(rules: str, mode: str, human: chess.Color, seed: int, time_control,
+                    level: str | None) -> tuple[str, PlayedGame]:
+    """A new game on the server (against the computer at ``level``: its first move made if it
+    has White; hot-seat, ``level`` is not used)."""
     from ksolve.play.computer import ComputerPlayer
     from ksolve.play.session import GameSession
 
     game = GameSession(rules, clock=time_control)
-    computer = ComputerPlayer(rules, not human, seed=seed) if mode == "computer" else None
+    computer = ComputerPlayer(rules, not human, seed=seed, level=level) if mode == "computer" else None
     played = PlayedGame(game, mode, computer)
     game_id = GAMES.add(played)
     await computer_moves(played)
@@ -353,7 +370,7 @@ async def _new_game(rules: str, mode: str, human: chess.Color, seed: int, time_c
 @_answered
 async def start_game(request: Request) -> JSONResponse:
     data = await read_json(request)
-    _fields(data, ("rules", "mode", "side", "seed", "clock"))
+    _fields(data, ("rules", "mode", "side", "level", "seed", "clock"))
     rules = data.get("rules", "wild16")
     mode = data.get("mode", "hotseat")
     if mode not in MODES:
@@ -361,9 +378,10 @@ async def start_game(request: Request) -> JSONResponse:
     if not isinstance(rules, str):
         raise ApiError(422, "rules: must be a rule set's name")
     human = _side(data.get("side", "white"))
+    level = _level(data)
     seed = _seed(data)
     time_control = _clock(data.get("clock"))
-    game_id, played = await _new_game(rules, mode, human, seed, time_control)
+    game_id, played = await _new_game(rules, mode, human, seed, time_control, level)
     return JSONResponse({"id": game_id, "watch": played.watch, "state": state(played, played.default_side())},
                         status_code=201)
 
@@ -516,7 +534,8 @@ async def rematch(request: Request) -> JSONResponse:
         except ApiError:
             pass  # dropped: a new one
     human = played.computer.side if played.computer is not None else chess.WHITE
-    game_id, new = await _new_game(game.rules_name, played.mode, human, seed, game.clock)
+    level = None if played.computer is None else played.computer.level.name
+    game_id, new = await _new_game(game.rules_name, played.mode, human, seed, game.clock, level)
     played.rematch = game_id
     return JSONResponse({"id": game_id, "watch": new.watch, "state": state(new, new.default_side())},
                         status_code=201)

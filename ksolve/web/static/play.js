@@ -9,7 +9,8 @@
 // resign, and at the end a rematch. A timed game's clocks count down here; the server is their
 // authority (a side whose time runs out loses there). Sounds (off by default) are made with the
 // Web Audio API. Spectators (?watch=<spectators' id>) read only the announcements both players
-// hear, and the clocks; at the end the fog lifts and a replay shows every move.
+// hear, and the clocks; at the end the fog lifts and a replay shows every move. The computer plays at
+// the level picked in the setup (easy, normal, strong), named beside it: "the computer (normal)".
 import { Chessground } from './vendor/chessground.js';
 import { api, el, plural } from './common.js';
 
@@ -295,7 +296,7 @@ async function start(event) {
   const mode = $('play-mode').value;
   try {
     const body = { rules: $('play-rules').value, mode };
-    if (mode === 'computer') body.side = $('play-side').value;
+    if (mode === 'computer') Object.assign(body, { side: $('play-side').value, level: $('play-level').value });
     const control = $('play-clock').value;
     if (control) {
       const [limit, increment] = control.split('+').map(Number);
@@ -327,7 +328,7 @@ function begin(id, watch, mode, state) {
   $('replay').hidden = true;
   $('belief-panel').hidden = !$('play-belief-tool').checked;
   $('spectate-link').href = `/play?watch=${encodeURIComponent(watch)}`;
-  $('play-line').textContent = `${state.title}${mode === 'computer' ? ' against the computer' : ', hot-seat'}`;
+  $('play-line').textContent = `${state.title}${mode === 'computer' ? ` against ${computerName(state)}` : ', hot-seat'}`;
   const book = rulebooks.get(state.rules);
   $('game-rulebook').hidden = !book;
   if (book) {
@@ -443,6 +444,9 @@ function statusText(state) {
   return `${cap(state.to_move)} to move.`;
 }
 
+/** The computer as the page names it: with its level, "the computer (normal)". */
+const computerName = state => `the computer${state.level ? ` (${state.level})` : ''}`;
+
 /** The player bars above and below the board: who plays which side, who is to move. */
 function bars(state) {
   if (!state) { // the curtain: the side coming to the board below, no names
@@ -454,7 +458,7 @@ function bars(state) {
     tick();
     return;
   }
-  const who = side => (state.computer === side ? 'the computer' : side === state.side ? 'you' : 'your opponent');
+  const who = side => (state.computer === side ? computerName(state) : side === state.side ? 'you' : 'your opponent');
   const below = flipped ? enemyOf(state.side) : state.side;
   for (const [id, side] of [['bar-bottom', below], ['bar-top', enemyOf(below)]]) {
     const moving = !state.over && state.to_move === side;
@@ -812,7 +816,7 @@ async function watch(id) {
       say('watch-status', error.message, 'bad');
       return;
     }
-    $('play-line').textContent = `Spectator · ${state.title}${state.mode === 'computer' ? ' against the computer' : ', hot-seat'}`;
+    $('play-line').textContent = `Spectator · ${state.title}${state.mode === 'computer' ? ` against ${computerName(state)}` : ', hot-seat'}`;
     $('watch-log').replaceChildren(...(state.log || []).map(entry => el('li', {}, `${entry.number} ${entry.text}`)));
     setClock(state.over ? null : state.clock);
     $('watch-clocks').hidden = !clock;
@@ -851,7 +855,10 @@ function keyboard(event) {
 async function init() {
   $('setup-form').addEventListener('submit', start);
   $('replay-file').addEventListener('change', replayFile);
-  $('play-mode').addEventListener('change', () => { $('side-field').hidden = $('play-mode').value !== 'computer'; });
+  $('play-mode').addEventListener('change', () => {
+    const human = $('play-mode').value !== 'computer'; // the side and the level are the computer's game's
+    for (const id of ['side-field', 'level-field', 'level-hint']) $(id).hidden = human;
+  });
   $('play-rules').addEventListener('change', () => showRulebook($('play-rules').value));
   $('curtain-go').addEventListener('click', () => lowerCurtain().catch(error => say('play-answer', error.message, 'bad')));
   $('curtain-takeback').addEventListener('click', () => takeBack($('curtain-takeback').dataset.side));
