@@ -6,9 +6,13 @@ the king on a legal square, the computer White or Black), the computer not
 seeing the king: its belief is every square of the king's class
 (``ksolve.play.endings.unseen_king_belief``).  The opponent is the random or
 the greedy policy (the greedy one peeks at the board and takes a man when it
-can).  Each game records the tables' number of moves at the start ``n``, the
-computer's moves to the win, and whether it won within ``n``; the reference
-is the bound itself.  Reported per rule set, material and opponent.
+can).  Where the tables hold no sure win from the king's class (the lone king
+may take the unguarded man), the computer plays by its heuristic until they
+do.  Each game records the tables' number of moves ``n`` at their first move
+(``bound``; none if they never had a sure win), the computer's moves from
+then to the end, and whether it won within ``n``; the reference is the bound
+itself.  Reported per rule set, material and opponent: games, wins, sure wins
+by the tables, those won within the bound.
 
     python benchmarks/bench_endings.py [--games N] [--rules wild16 berkeley] [-o results/endings.json]
 """
@@ -67,9 +71,9 @@ def play(rules: str, fen: str, side: chess.Color, opponent: str, seed: int) -> d
         while not moved and not game.over:
             choice = policy(game.referee, rng)
             moved = game.ask_any().moved if choice == ASK else game.attempt(move_to_uci(choice)).moved
-    own_moves = (len(game.turns) + 1) // 2
     won = game.result == ("1-0" if side == chess.WHITE else "0-1")
     bound = computer.ending.moves if computer.ending is not None else None
+    own_moves = (len(game.turns) - max(0, computer.ending_turn) + 1) // 2  # from the tables' first move
     return {"fen": fen, "side": "white" if side == chess.WHITE else "black", "opponent": opponent,
             "result": game.result, "termination": game.termination, "moves": own_moves, "bound": bound,
             "won": won, "within_bound": bool(won and bound is not None and own_moves <= bound),
@@ -92,17 +96,18 @@ def main() -> None:
                     side = chess.WHITE if seed % 2 == 0 else chess.BLACK
                     played.append(play(rules, placement(rng, piece, side), side, opponent, seed))
                 won = sum(game["won"] for game in played)
+                tabled = [game for game in played if game["bound"] is not None]
                 within = sum(game["within_bound"] for game in played)
                 row = {"rules": rules, "material": material, "opponent": opponent, "games": len(played),
-                       "won": won, "within_bound": within,
+                       "won": won, "sure_wins": len(tabled), "within_bound": within,
                        "mean_moves": sum(game["moves"] for game in played) / len(played),
                        "mean_bound": sum(game["bound"] or 0 for game in played) / len(played),
                        "longest_bound": max(game["bound"] or 0 for game in played),
                        "seconds_per_move": sum(game["seconds_per_move"] for game in played) / len(played)}
                 rows.append(row)
                 games.extend({"rules": rules, "material": material, **game} for game in played)
-                print(f"{rules} {material} v {opponent}: won {won}/{len(played)}, within the tables' bound "
-                      f"{within}, moves {row['mean_moves']:.1f} (bound {row['mean_bound']:.1f}, longest "
+                print(f"{rules} {material} v {opponent}: won {won}/{len(played)}; a sure win by the tables "
+                      f"{len(tabled)}, won within their bound {within}; moves {row['mean_moves']:.1f} (bound {row['mean_bound']:.1f}, longest "
                       f"{row['longest_bound']}), {row['seconds_per_move']:.3f} s/move", flush=True)
     Path(arguments.output).write_text(json.dumps({"machine": machine(), "command": sys.argv, "rows": rows,
                                                   "games": games}, indent=1) + "\n")

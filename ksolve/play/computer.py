@@ -234,8 +234,7 @@ class ComputerPlayer:
         """The referee's answer to this side's last action."""
         positions = self._working
         if answer.moved and len(positions):
-            after = self.rules.attempt(positions[:1], move_from_uci(self._frame(action))).children
-            self.standings[_standing(after)[0]] += 1
+            self.standings[_standing_after(positions[0], move_from_uci(self._frame(action)))] += 1
         if answer.kind == "illegal" and action != "any":
             refused = self.rules.attempt(positions, move_from_uci(self._frame(action))).keys[:, 0]
             self._working = positions[refused == np.uint64(codes.ILLEGAL)]
@@ -253,7 +252,8 @@ class ComputerPlayer:
         positions = self._working
         if len(positions) == 0:
             return self._random(askable)
-        tabled = self.endings.choose(positions, set(askable), self.belief.exact)
+        tabled = self.endings.choose(positions, set(askable), self.belief.exact,
+                                     lambda uci: self.standings[_standing_after(positions[0], move_from_uci(uci))])
         if tabled is not None:
             self.stats.tabled += 1
             if self.ending is None:
@@ -361,6 +361,18 @@ def _ends(move_codes: np.ndarray) -> np.ndarray:
 def _standing(children: np.ndarray) -> list[bytes]:
     """Per position, the player's men (their bitboards) as bytes."""
     return [row.tobytes() for row in children[:, COLUMN_WHITE:COLUMN_WHITE + KING + 1]]
+
+
+def _standing_after(position: np.ndarray, move: int) -> bytes:
+    """The player's men (``_standing``) after ``move`` from ``position`` (in castling the
+    king's move alone)."""
+    from_square, to_square, promotion = decode_move(move)
+    men = position[COLUMN_WHITE:COLUMN_WHITE + KING + 1].copy()
+    for piece in range(KING + 1):
+        if int(men[piece]) >> from_square & 1:
+            men[piece] &= ~np.uint64(1 << from_square)
+            men[promotion or piece] |= np.uint64(1 << to_square)
+    return men.tobytes()
 
 
 def _gains(parents: np.ndarray, keys: np.ndarray, check: float) -> np.ndarray:

@@ -8,7 +8,9 @@ the lone king may stand on.  ``EndingPlayer.choose`` finds the fewest moves
 ``n`` of a sure win from that set (iterative deepening from the
 full-information bound, as the tables' sweep does) and the first of the
 placement's attempts, in the tables' order, that wins within ``n``: whatever
-the opponent does, the game is won within ``n`` moves, one fewer at each turn.
+the opponent does, the game is won within ``n`` moves, one fewer at each turn
+(among the attempts that win within ``n``, one that would make the player's men stand as
+they stood twice before is passed over: a game's threefold repetition is a draw).
 After a refusal the belief shrinks to a subset, which is won within the same
 ``n``, and the choice is made again.
 
@@ -37,6 +39,7 @@ its heuristic); so does a belief the tables do not take.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -106,10 +109,14 @@ class EndingPlayer:
             return None
         return name if name in self.materials else None
 
-    def choose(self, positions: np.ndarray, askable: set[str], exact: bool = True) -> EndingChoice | None:
+    def choose(self, positions: np.ndarray, askable: set[str], exact: bool = True,
+               repeats: Callable[[str], int] | None = None) -> EndingChoice | None:
         """The tables' move for this belief among the ``askable`` attempts (UCI), or None
         (not a tabled ending, no sure win, the halfmove clock too far on, or the budget spent);
-        a belief that is not ``exact`` is widened (see the module)."""
+        a belief that is not ``exact`` is widened (see the module).  ``repeats(uci)``: how
+        often the player's men stood as after ``uci`` before; the first winning attempt that
+        would not make it three is chosen, so that the game is not drawn by repetition
+        (the tables know no such rule), else the first winning attempt."""
         material = self.material_of(positions)
         if material is None:
             return None
@@ -128,17 +135,20 @@ class EndingPlayer:
             moves = _shortest(solver, number, canonical, longest, budget)
             if moves is None:
                 return None
+            first = None
             for attempt in solver.attempts(number):
                 uci = move_to_uci(map_move(int(INVERSE[g]), solver.move_code(attempt)))
                 if uci not in askable:
                     continue
                 result = core.attempt_wins(solver.tables, solver.work, number, canonical, attempt, moves,
                                            budget.left())
-                if result == core.WIN:
-                    return EndingChoice(uci, moves, material)
                 if result == core.UNKNOWN:
-                    return None
-        return None
+                    break
+                if result == core.WIN:
+                    if repeats is None or repeats(uci) < 2:
+                        return EndingChoice(uci, moves, material)
+                    first = first or EndingChoice(uci, moves, material)
+        return first
 
 
 class _Budget:
