@@ -62,7 +62,21 @@ def machine() -> dict[str, Any]:
     import numpy
 
     return {"python": platform.python_version(), "processor": platform.machine(), "cores": os.cpu_count(),
-            "chess": chess.__version__, "numba": numba.__version__, "numpy": numpy.__version__}
+            "chess": chess.__version__, "numba": numba.__version__, "numpy": numpy.__version__,
+            "revision": _revision()}
+
+
+def _revision() -> str | None:
+    """The checkout's commit (with ``+`` when files differ from it), or None outside git."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True,
+                                check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return commit + ("+" if dirty else "")
 
 
 def free_port() -> int:
