@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import machine  # noqa: E402
 
-from ksolve.board import move_to_uci  # noqa: E402
-from ksolve.games.play import ASK, POLICIES  # noqa: E402
+from ksolve.games.play import POLICIES  # noqa: E402
+from ksolve.play.match import play_policy_turn  # noqa: E402
 from ksolve.play.computer import ComputerPlayer  # noqa: E402
 from ksolve.play.endings import unseen_king_belief  # noqa: E402
 from ksolve.play.session import GameSession  # noqa: E402
@@ -67,10 +67,7 @@ def play(rules: str, fen: str, side: chess.Color, opponent: str, seed: int) -> d
         if game.to_move == side:
             computer.play_turn(game)
             continue
-        moved = False
-        while not moved and not game.over:
-            choice = policy(game.referee, rng)
-            moved = game.ask_any().moved if choice == ASK else game.attempt(move_to_uci(choice)).moved
+        play_policy_turn(game, policy, rng)
     won = game.result == ("1-0" if side == chess.WHITE else "0-1")
     bound = computer.ending.moves if computer.ending is not None else None
     own_moves = (len(game.turns) - max(0, computer.ending_turn) + 1) // 2  # from the tables' first move

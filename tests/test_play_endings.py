@@ -20,7 +20,8 @@ import pytest
 from ksolve.belief import BeliefState
 from ksolve.board import move_to_uci
 from ksolve.board.layout import COLUMN_BLACK, KING
-from ksolve.games.play import ASK, greedy_policy, random_policy
+from ksolve.games.play import greedy_policy, random_policy
+from ksolve.play.match import play_policy_turn
 from ksolve.play.computer import ComputerPlayer
 from ksolve.play.endings import EndingPlayer, unseen_king_belief
 from ksolve.play.mirror import mirror_fen
@@ -48,10 +49,7 @@ def _play(rules: str, fen: str, side: chess.Color, policy, seed: int) -> tuple[G
         if game.to_move == side:
             computer.play_turn(game)
             continue
-        moved = False
-        while not moved and not game.over:
-            choice = policy(game.referee, rng)
-            moved = game.ask_any().moved if choice == ASK else game.attempt(move_to_uci(choice)).moved
+        play_policy_turn(game, policy, rng)
     return game, computer
 
 
