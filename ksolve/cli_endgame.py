@@ -57,7 +57,7 @@ def endgame(material: str | None, rules_name: str, output: str | None, max_moves
             jobs: int | None, scheduler: str | None, show_file: str | None, report_file: str | None,
             svg_folder: str | None, certify_folder: str | None) -> None:
     """Kriegspiel endgame tables from total ignorance: for every placement of
-    White's men (up to symmetry) in MATERIAL (KQK, KRK, KBBK, KBNK, KRRK, ...),
+    White's men (up to symmetry) in MATERIAL (KQK, KRK, KBBK, KBNK, KRRK, KPK, ...),
     the black king on any legal square, White to move, the shortest sure win
     under the rule set.  Progress on stderr; Ctrl-C keeps the rows decided.
     Exit 0 with the whole table, 3 when it stopped incomplete (--timeout)."""

@@ -77,7 +77,8 @@ def today(material: str, rules: str, squares: tuple[int, ...], kings: int, moves
 def test_materials_are_read_and_bad_ones_named() -> None:
     assert parse_material("kbnk").white == "KBN"
     assert parse_material("KNBK").white == "KBN"
-    for bad, words in (("KPK", "pawns"), ("KQKR", "king alone"), ("KQRBK", "at most 2"), ("KK", "White needs"),
+    assert parse_material("KPQK").white == "KQP"
+    for bad, words in (("KXK", "pawns"), ("KQKR", "king alone"), ("KQRBK", "at most 2"), ("KK", "White needs"),
                        ("Q", "king first")):
         with pytest.raises(MaterialError, match=words):
             parse_material(bad)
@@ -104,6 +105,20 @@ def test_placements_up_to_symmetry_are_counted_by_burnside() -> None:
             assert space.locate("KRR", image)[0] == number
         if number > 200:
             break
+
+
+def test_pawn_placements_keep_the_mirror_of_the_files_and_lead_to_their_promotions() -> None:
+    """K+P: the pawn on the second to the seventh rank, 64 x 48 - 48 placements, none left
+    in place by the mirror of the files: 1,512; a placement and its mirror image are one,
+    its other images (a rank reflection sends the pawn backwards) are not placements of it."""
+    space = ConfigSpace(parse_material("KPK"))
+    assert space.count("KP") == 1512
+    assert {space.material_of(space.offset(white)).name for white in ("KQ", "KR", "KB", "KN", "K")} == {
+        "KQK", "KRK", "KBK", "KNK", "KK"}
+    number, g = space.locate("KP", (chess.H1, chess.G2))
+    assert g == 1 and space.squares(number) == (chess.A1, chess.B2)
+    with pytest.raises(ValueError):
+        space.locate("KP", (chess.A1, chess.B8))
 
 
 def _fixed_points() -> int:
@@ -179,6 +194,61 @@ def test_random_small_beliefs_agree_with_todays_solver(material: str, rules: str
         assert ours.moves == today(material, rules, squares, kings, moves), (squares, chess.SquareSet(kings))
 
 
+def _pawn_instances(count: int, seed: int) -> list[tuple[tuple[int, ...], int]]:
+    """K+P: the pawn on the fifth to seventh rank, White's king within two squares of it,
+    the black king on 1 to 3 legal squares of the 3x3 box in front of the pawn (short
+    wins through a promotion, and none where the king may take the pawn or block it)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        pawn = rng.randrange(chess.A5, chess.H7 + 1)
+        near = [s for s in chess.SQUARES if s != pawn and chess.square_distance(s, pawn) <= 2]
+        king = rng.choice(near)
+        board = chess.Board(None)
+        board.set_piece_at(king, chess.Piece.from_symbol("K"))
+        board.set_piece_at(pawn, chess.Piece.from_symbol("P"))
+        file, rank = chess.square_file(pawn), chess.square_rank(pawn)
+        box = [chess.square(f, r) for f in range(max(0, file - 1), min(7, file + 1) + 1)
+               for r in range(rank + 1, min(7, rank + 3) + 1)]
+        legal = [s for s in box if board.piece_at(s) is None and not board.is_attacked_by(chess.WHITE, s)
+                 and chess.square_distance(s, king) > 1]
+        if legal:
+            chosen = rng.sample(legal, rng.randint(1, min(3, len(legal))))
+            out.append(((king, pawn), sum(1 << s for s in chosen)))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", ["berkeley", "wild16", "english"])
+def test_pawn_endings_agree_with_todays_solver(rules: str) -> None:
+    """K+P against the king on a few squares in front of the pawn: the shortest win within
+    5 moves (promotions into the queen's and rook's tables included) equals ``ksolve.solve``'s
+    (the prover's) on the same problem, under each rule set the table is built for."""
+    tables = solver("KPK", rules)
+    found = []
+    seed = zlib.crc32(b"KPK")  # the same beliefs under each rule set
+    for squares, kings in _pawn_instances(3, seed) + _short_instances("KPK", 4, seed, 5, rules):
+        ours = tables.shortest_from(squares, kings, 5)
+        assert ours.moves == today("KPK", rules, squares, kings, 5), (squares, chess.SquareSet(kings))
+        found.append(ours.moves)
+    assert len(set(found)) > 1  # not all alike
+
+
+@pytest.mark.slow
+def test_pawn_endings_agree_with_the_brute_force() -> None:
+    """python-chess alone (tests/bruteforce.py): K+P wins within 3, a promotion among them."""
+    brute = BruteForce("berkeley")
+    tables = solver("KPK", "berkeley")
+    found = []
+    for squares, kings in _pawn_instances(3, seed=11) + _short_instances("KPK", 5, 11, 3):
+        fen = parse_material("KPK").fen(squares)
+        belief = belief_from_hidden(fen, ["k:" + ",".join(chess.square_name(s) for s in chess.scan_forward(kings))])
+        ours = tables.shortest_from(squares, kings, 3).moves
+        assert ours == brute.solve(belief, 3), (squares, chess.SquareSet(kings))
+        found.append(ours)
+    assert None in found and any(found)
+
+
 def test_tiny_beliefs_agree_with_the_brute_force() -> None:
     """python-chess alone (tests/bruteforce.py, the checker's referee): wins within 3."""
     brute = BruteForce("berkeley")
@@ -198,16 +268,20 @@ def test_a_lone_rook_the_king_may_take_is_no_sure_win_at_any_length() -> None:
     assert today("KRK", "berkeley", (chess.A1, chess.D3), chess.BB_ALL, 4) is None
 
 
-def _short_instances(material: str, count: int, seed: int, moves: int) -> list[tuple[tuple[int, ...], int]]:
+def _short_instances(material: str, count: int, seed: int, moves: int,
+                     rules: str = "berkeley") -> list[tuple[tuple[int, ...], int]]:
     """Placements with the king on 1 to 3 squares from each of which White, seeing the
     king, mates within ``moves`` (the tables' full-information distance): beliefs where
-    a sure mate within ``moves`` may or may not exist."""
+    a sure mate within ``moves`` may or may not exist (a pawn stands on the sixth or
+    seventh rank)."""
     rng = random.Random(seed)
-    tables = solver(material, "berkeley")
+    tables = solver(material, rules)
     letters = tables.material.white
     out = []
     while len(out) < count:
         squares = tuple(rng.sample(range(64), len(letters)))
+        if any(letter == "P" and not chess.A6 <= square <= chess.H7 for letter, square in zip(letters, squares)):
+            continue
         near = []
         for square in range(64):
             number, kings, _ = tables.canonical(letters, squares, 1 << square)
@@ -550,7 +624,7 @@ def test_the_command_line_builds_resumes_and_shows_a_table(tmp_path) -> None:
 
 
 @pytest.mark.parametrize("args,words", [
-    (["endgame", "KPK"], "MATERIAL: material 'KPK': pawns are not supported"),
+    (["endgame", "KXK"], "MATERIAL: material 'KXK': White has the king and queens"),
     (["endgame"], "MATERIAL: missing"),
     (["endgame", "KQK", "--rules", "modern"], "--rules: modern has probes"),
     (["endgame", "KQK", "--rules", "nonsense"], "--rules: unknown rule set 'nonsense'"),

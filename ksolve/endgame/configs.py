@@ -1,9 +1,11 @@
 """Placements of White's men up to the board's symmetries, numbered.
 
 A ``ConfigSpace`` numbers the *canonical* placements of a material and of
-every material left after captures (``KRRK`` also holds ``KRK`` and ``K``):
-among the eight images of a placement the least tuple of squares is its
-canonical one.  ``locate(material, squares)`` gives a placement's number and
+every material left after captures and promotions (``KRRK`` also holds
+``KRK`` and ``K``; ``KPK`` also ``KQK``, ``KRK``, ``KBK`` and ``KNK``):
+among the images of a placement under the material's symmetries (eight, or
+two with a pawn) the least tuple of squares is its canonical one; a pawn
+stands on the second to the seventh rank.  ``locate(material, squares)`` gives a placement's number and
 the symmetry that carries it onto its canonical one; ``squares(number)`` the
 canonical placement itself.  The numbers are consecutive, material after
 material (``offset``), so that the search's arrays index them directly.
@@ -15,6 +17,9 @@ material (``offset``), so that the search's arrays index them directly.
 ('KQK', ['a1', 'h1'], 3)
 >>> space.count("KQ")  # 64 x 63 placements, up to symmetry
 518
+>>> pawn = ConfigSpace(parse_material("KPK"))
+>>> pawn.count("KP"), pawn.locate("KP", (chess.H1, chess.G2))[1]  # 64 x 48 - 48, halved; mirrored
+(1512, 1)
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from itertools import combinations
 import numpy as np
 
 from ksolve.endgame.material import Material, parse_material
-from ksolve.endgame.symmetry import SQUARE_MAP, SYMMETRIES
+from ksolve.endgame.symmetry import SQUARE_MAP
 
 __all__ = ["ConfigSpace", "parse_material"]
 
@@ -53,7 +58,7 @@ class ConfigSpace:
         self.main = material
         self.tables: dict[str, _Table] = {}
         offset = 0
-        for white in _sub_materials(material.white):
+        for white in _sub_materials(material):
             table = _build_table(Material(white), offset)
             self.tables[white] = table
             offset += len(table.canonical)
@@ -93,16 +98,30 @@ class ConfigSpace:
         return int(table.stabilisers[number - table.offset])
 
 
-def _sub_materials(white: str) -> list[str]:
-    """``white`` and every material left by capturing some of its men (never the king)."""
-    found = []
-    men = white[1:]
-    for kept in range(len(men), -1, -1):
-        for chosen in combinations(range(len(men)), kept):
-            name = "K" + "".join(men[i] for i in chosen)
-            if name not in found:
-                found.append(name)
-    return found
+def _sub_materials(material: Material) -> list[str]:
+    """``material``'s White men and every material left by capturing some of them (never
+    the king) or promoting a pawn, the larger first.
+
+    >>> _sub_materials(parse_material("KRPK"))
+    ['KRP', 'KQR', 'KRR', 'KRB', 'KRN', 'KR', 'KP', 'KQ', 'KB', 'KN', 'K']
+    """
+    found: list[str] = []
+    wanted = [material]
+    while wanted:
+        white = wanted.pop(0).white
+        if white in found:
+            continue
+        found.append(white)
+        men = white[1:]
+        for kept in range(len(men), -1, -1):
+            for chosen in combinations(range(len(men)), kept):
+                name = "K" + "".join(men[i] for i in chosen)
+                if name not in found:
+                    wanted.append(Material(name))
+        for index, letter in enumerate(white):
+            if letter == "P":
+                wanted.extend(Material(white).promotions(index))
+    return sorted(found, key=lambda white: -len(white))
 
 
 def _ordered(material: Material, squares: tuple[int, ...]) -> tuple[int, ...]:
@@ -132,8 +151,10 @@ def _build_table(material: Material, offset: int) -> _Table:
     for index in range(1, men):
         if material.same_kind(index):
             valid &= squares[:, index - 1] < squares[:, index]
+        if material.white[index] == "P":
+            valid &= (squares[:, index] >= 8) & (squares[:, index] < 56)
     images = []
-    for g in range(SYMMETRIES):
+    for g in range(material.symmetries):
         image = SQUARE_MAP[g][squares]
         for index in range(1, men):
             if material.same_kind(index):
@@ -157,6 +178,6 @@ def _build_table(material: Material, offset: int) -> _Table:
     stabilisers = np.zeros(len(canonical_rows), dtype=np.int64)
     own = keys[is_canonical]
     least = own.min(axis=1)
-    for g in range(SYMMETRIES):
+    for g in range(material.symmetries):
         stabilisers |= (own[:, g] == least).astype(np.int64) << g
     return _Table(material, offset, ids, syms, canonical_rows, stabilisers)

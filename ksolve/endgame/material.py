@@ -2,9 +2,11 @@
 
 A material is written as in the endgame literature, White's men then
 Black's: ``KQK``, ``KRK``, ``KBBK``, ``KBNK``, ``KRRK``.  Black has the king
-alone; White has the king and at most two more men, none of them a pawn
-(pawnless material has the board's eight symmetries, and its tables stay
-small enough to build on one machine).
+alone; White has the king and at most two more men, pawns among them
+(``KPK``, ``KQPK``).  Pawnless material has the board's eight
+symmetries; a pawn leaves only the mirror of the files, and its promotions
+lead to the materials it may become (``KPK`` also holds ``KQK``, ``KRK``,
+``KBK`` and ``KNK``).
 
 A *placement* is where White's men stand, as a tuple of squares in the
 material's order (the king first); two men of one kind (``KRRK``'s rooks)
@@ -15,10 +17,9 @@ stand in increasing square order, so that each placement is written once.
 ('KRRK', 'KRR', 3)
 >>> material.without(1).name
 'KRK'
->>> parse_material("KPK")
-Traceback (most recent call last):
-...
-ksolve.endgame.material.MaterialError: material 'KPK': pawns are not supported (the tables use the board's eight symmetries, which pawns break)
+>>> kpk = parse_material("kpk")
+>>> kpk.symmetries, [material.name for material in kpk.promotions(1)]
+(2, ['KQK', 'KRK', 'KBK', 'KNK'])
 """
 
 from __future__ import annotations
@@ -27,11 +28,13 @@ from dataclasses import dataclass
 
 import chess
 
-PIECE_ORDER = "KQRBN"
+PIECE_ORDER = "KQRBNP"
 """White's men in the order a material names them (the king first)."""
 MAX_PIECES = 2
 """White's men besides the king (tables of three White men and the black king
 hold some 250,000 placements; one more man would make them 64 times larger)."""
+PROMOTIONS = "QRBN"
+"""What a pawn may become, in the material order."""
 
 
 class MaterialError(ValueError):
@@ -53,6 +56,19 @@ class Material:
     def men(self) -> int:
         """White's men, the king included."""
         return len(self.white)
+
+    @property
+    def symmetries(self) -> int:
+        """The board's symmetries the material keeps (``ksolve.endgame.symmetry``'s first
+        ones): all eight without a pawn, the identity and the mirror of the files with pawns."""
+        return 2 if "P" in self.white else 8
+
+    def promotions(self, index: int) -> list[Material]:
+        """The materials the pawn ``index`` leaves by promoting (queen, rook, bishop, knight)."""
+        if self.white[index] != "P":
+            raise ValueError("only a pawn promotes")
+        rest = self.white[1:index] + self.white[index + 1:]
+        return [Material("K" + "".join(sorted(rest + piece, key=PIECE_ORDER.index))) for piece in PROMOTIONS]
 
     def piece_types(self) -> tuple[int, ...]:
         """python-chess piece types of White's men, in order."""
@@ -96,12 +112,9 @@ def parse_material(text: str) -> Material:
     white, black = name[:second], name[second:]
     if black != "K":
         raise MaterialError(f"material {text!r}: Black must have the king alone (the tables are of a lone king)")
-    if "P" in white:
-        raise MaterialError(f"material {text!r}: pawns are not supported (the tables use the board's eight "
-                            "symmetries, which pawns break)")
-    if white[1:].strip("QRBN"):
-        raise MaterialError(f"material {text!r}: White has the king and queens, rooks, bishops or knights "
-                            "(e.g. KQK, KRRK, KBNK)")
+    if white[1:].strip("QRBNP"):
+        raise MaterialError(f"material {text!r}: White has the king and queens, rooks, bishops, knights or "
+                            "pawns (e.g. KQK, KRRK, KBNK, KPK)")
     if len(white) - 1 > MAX_PIECES:
         raise MaterialError(f"material {text!r}: at most {MAX_PIECES} White men besides the king")
     if len(white) == 1:

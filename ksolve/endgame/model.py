@@ -222,7 +222,7 @@ class _Builder:
         return self.space.locate(white, squares)
 
     def _placement(self, number: int) -> set[str]:
-        """Tabulate one placement; the materials its captures lead to."""
+        """Tabulate one placement; the materials its promotions and captures lead to."""
         rules = self.rules
         self.stabiliser[number] = self.space.stabiliser(number)
         needed: set[str] = set()
@@ -243,10 +243,13 @@ class _Builder:
                     continue
                 if next_number < 0:
                     next_number, next_sym = self._locate(answered.children[first])
+                    promoted, _ = white_men(answered.children[first])
+                    if promoted != self.space.material_of(number).white:
+                        needed.add(promoted)
                 self.classes.append((int(masks[label]), _KIND[outcome]))
             if next_number < 0:
                 continue  # refused everywhere: never worth trying
-            self.moves.append((move, refused, next_number, next_sym, class_lo, len(self.classes)))
+            self.moves.append((move, _signed(refused), next_number, next_sym, class_lo, len(self.classes)))
         self.move_hi[number] = len(self.moves)
         # Black to move: the king's replies from every square, grouped by what White hears
         black_rows = self.model.rows(number, white_to_move=False)
@@ -279,6 +282,12 @@ class _Builder:
         return needed
 
 
+def _signed(mask: int) -> int:
+    """A 64-bit square set as the signed integer of the same bits (an int64 column;
+    ``astype(np.uint64)`` gives the set back)."""
+    return mask - (1 << 64) if mask >> 63 else mask
+
+
 def _reply_entries(origins: np.ndarray, labels: np.ndarray, targets: np.ndarray) -> dict[int, list[tuple[int, int]]]:
     """Per origin square: (reply label, target squares) pairs."""
     grouped: dict[tuple[int, int], int] = {}
@@ -302,7 +311,7 @@ def _king_squares(rows: np.ndarray) -> np.ndarray:
 def white_men(row: np.ndarray) -> tuple[str, tuple[int, ...]]:
     """White's men of a position: their letters in material order and their squares."""
     letters, squares = [], []
-    for letter in "KQRBN":
+    for letter in "KQRBNP":
         bitboard = int(row[COLUMN_WHITE + chess.Piece.from_symbol(letter).piece_type - 1])
         for square in chess.scan_forward(bitboard):
             letters.append(letter)

@@ -209,7 +209,7 @@ def _row(path: Path, number: int, line: str, header: _Header) -> EndgameRow:
     try:
         men = placement.split()
         for word in men:
-            if word[0] not in "KQRBN" or chess.parse_square(word[1:]) is None:
+            if word[0] not in "KQRBNP" or chess.parse_square(word[1:]) is None:
                 raise ValueError
         moves, refuted, never = _shortest(shortest, header.max_moves)
         row = EndgameRow(placement, int(belief), moves, refuted, never, int(nodes), float(seconds))

@@ -97,10 +97,11 @@ def _title(name: str) -> str:
 
 
 def _images(squares: tuple[int, ...], letters: str) -> set[tuple[int, ...]]:
-    """The distinct images of a placement under the eight symmetries (men of one
-    kind counted once: their squares ordered)."""
+    """The distinct images of a placement under the material's symmetries (eight; the
+    identity and the mirror of the files with a pawn), men of one kind counted once
+    (their squares ordered)."""
     out = set()
-    for g in range(SYMMETRIES):
+    for g in range(2 if "P" in letters else SYMMETRIES):
         image = [int(SQUARE_MAP[g][s]) for s in squares]
         for index in range(1, len(image)):
             if letters[index] == letters[index - 1] and image[index] < image[index - 1]:
