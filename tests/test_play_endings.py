@@ -131,6 +131,22 @@ def test_the_tables_decline_what_they_do_not_hold():
         is None
 
 
+def test_the_tables_play_no_win_the_50_move_rule_would_draw_first():
+    """Ka1 Rb1 against the king anywhere is a mate in about 30; with 60 of the 100 plies of
+    the 50-move rule gone (the session draws every rule set at 100, Berkeley's referee
+    only at 2,000) there is no sure win left to play, while with 0 gone there is."""
+    from ksolve.board.layout import COLUMN_HALFMOVE
+
+    rules = get_rules("berkeley")
+    belief = unseen_king_belief(rules, "k7/8/8/8/8/8/8/KR6 w - - 0 1", chess.WHITE)
+    player = EndingPlayer(rules)
+    fresh = player.choose(belief, {"b1b7", "b1b2", "a1a2", "a1b2", "b1h1"})
+    assert fresh is not None and fresh.moves > 20
+    late = belief.copy()
+    late[:, COLUMN_HALFMOVE] = 60
+    assert player.choose(late, {"b1b7", "b1b2", "a1a2", "a1b2", "b1h1"}) is None
+
+
 def test_a_sampled_belief_is_widened_to_every_square_the_king_may_be_on():
     """A sample that lost the king's true square: the move still wins wherever the king is."""
     rules = get_rules("berkeley")

@@ -51,6 +51,7 @@ from ksolve.endgame.material import MAX_PIECES, MaterialError, parse_material
 from ksolve.endgame.model import NO_WIN, white_men
 from ksolve.endgame.solver import EndgameSolver
 from ksolve.endgame.symmetry import COMPOSE, INVERSE, map_move
+from ksolve.play.session import FIFTY_MOVES
 from ksolve.rules.base import RuleSet
 
 QUICK_MATERIALS = ("KQK", "KRK")
@@ -112,7 +113,8 @@ class EndingPlayer:
     def choose(self, positions: np.ndarray, askable: set[str], exact: bool = True,
                repeats: Callable[[str], int] | None = None) -> EndingChoice | None:
         """The tables' move for this belief among the ``askable`` attempts (UCI), or None
-        (not a tabled ending, no sure win, the halfmove clock too far on, or the budget spent);
+        (not a tabled ending, no sure win, none before the game's 50-move rule draws it, or the
+        budget spent);
         a belief that is not ``exact`` is widened (see the module).  ``repeats(uci)``: how
         often the player's men stood as after ``uci`` before; the first winning attempt that
         would not make it three is chosen, so that the game is not drawn by repetition
@@ -124,7 +126,7 @@ class EndingPlayer:
         letters, squares = white_men(positions[0])
         kings = int(np.bitwise_or.reduce(positions[:, COLUMN_BLACK + KING]))
         clock = int(positions[:, COLUMN_HALFMOVE].max())
-        longest = min(MAX_MOVES, (self.rules.move_limit - clock) // 2)
+        longest = min(MAX_MOVES, (min(self.rules.move_limit, FIFTY_MOVES) - clock) // 2)
         with lock:
             number, canonical, g = solver.canonical(letters, squares, kings)
             canonical &= int(solver.tables.full[number])
