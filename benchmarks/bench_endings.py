@@ -99,6 +99,7 @@ def play(rules: str, fen: str, side: chess.Color, opponent: str, seed: int, leve
     return {"fen": fen, "side": "white" if side == chess.WHITE else "black", "opponent": opponent,
             "result": game.result, "termination": game.termination, "moves": own_moves, "bound": bound,
             "won": won, "within_bound": bool(won and bound is not None and own_moves <= bound),
+            "beyond_fifty": bool(computer.ending is not None and computer.ending.beyond_fifty),
             "seconds_per_move": computer.stats.mean_seconds, "seconds": time.perf_counter() - started}
 
 

@@ -12,6 +12,7 @@ its number of moves ``n``; the game must end in the computer's win within
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import chess
 import numpy as np
@@ -131,20 +132,21 @@ def test_the_tables_decline_what_they_do_not_hold():
         is None
 
 
-def test_the_tables_play_no_win_the_50_move_rule_would_draw_first():
+def test_a_win_the_50_move_rule_would_draw_first_is_said_so():
     """Ka1 Rb1 against the king anywhere is a mate in about 30; with 60 of the 100 plies of
-    the 50-move rule gone (the session draws every rule set at 100, Berkeley's referee
-    only at 2,000) there is no sure win left to play, while with 0 gone there is."""
+    the 50-move rule gone (the session draws every rule set at 100, Berkeley's referee only
+    at 2,000) the tables' move is the same, marked as beyond the 50-move rule."""
     from ksolve.board.layout import COLUMN_HALFMOVE
 
     rules = get_rules("berkeley")
     belief = unseen_king_belief(rules, "k7/8/8/8/8/8/8/KR6 w - - 0 1", chess.WHITE)
     player = EndingPlayer(rules)
-    fresh = player.choose(belief, {"b1b7", "b1b2", "a1a2", "a1b2", "b1h1"})
-    assert fresh is not None and fresh.moves > 20
+    askable = {"b1b7", "b1b2", "a1a2", "a1b2", "b1h1"}
+    fresh = player.choose(belief, askable)
+    assert fresh is not None and fresh.moves > 20 and not fresh.beyond_fifty
     late = belief.copy()
     late[:, COLUMN_HALFMOVE] = 60
-    assert player.choose(late, {"b1b7", "b1b2", "a1a2", "a1b2", "b1h1"}) is None
+    assert player.choose(late, askable) == replace(fresh, beyond_fifty=True)
 
 
 def test_a_sampled_belief_is_widened_to_every_square_the_king_may_be_on():

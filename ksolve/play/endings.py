@@ -66,11 +66,18 @@ TABLE_BYTES = 64 << 20
 
 @dataclass(frozen=True)
 class EndingChoice:
-    """The tables' move: ``uci`` (the player's frame) wins within ``moves`` moves of ``material``."""
+    """The tables' move: ``uci`` (the player's frame) wins within ``moves`` moves of ``material``.
+
+    ``beyond_fifty``: the game's 50-move rule (``GameSession`` draws every rule set after 100
+    plies without a capture or pawn move) comes first, so the win is sure only if the opponent
+    errs.  The tables know no such rule; their move is still played: no shorter sure win
+    exists, and the heuristic converts such endings less often (measured in
+    ``docs/research/games.md``)."""
 
     uci: str
     moves: int
     material: str
+    beyond_fifty: bool = False
 
 
 class EndingPlayer:
@@ -113,8 +120,8 @@ class EndingPlayer:
     def choose(self, positions: np.ndarray, askable: set[str], exact: bool = True,
                repeats: Callable[[str], int] | None = None) -> EndingChoice | None:
         """The tables' move for this belief among the ``askable`` attempts (UCI), or None
-        (not a tabled ending, no sure win, none before the game's 50-move rule draws it, or the
-        budget spent);
+        (not a tabled ending, no sure win, the referee's move limit too near, or the budget
+        spent);
         a belief that is not ``exact`` is widened (see the module).  ``repeats(uci)``: how
         often the player's men stood as after ``uci`` before; the first winning attempt that
         would not make it three is chosen, so that the game is not drawn by repetition
@@ -126,7 +133,8 @@ class EndingPlayer:
         letters, squares = white_men(positions[0])
         kings = int(np.bitwise_or.reduce(positions[:, COLUMN_BLACK + KING]))
         clock = int(positions[:, COLUMN_HALFMOVE].max())
-        longest = min(MAX_MOVES, (min(self.rules.move_limit, FIFTY_MOVES) - clock) // 2)
+        longest = min(MAX_MOVES, (self.rules.move_limit - clock) // 2)
+        fifty = (min(self.rules.move_limit, FIFTY_MOVES) - clock) // 2
         with lock:
             number, canonical, g = solver.canonical(letters, squares, kings)
             canonical &= int(solver.tables.full[number])
@@ -148,8 +156,8 @@ class EndingPlayer:
                     break
                 if result == core.WIN:
                     if repeats is None or repeats(uci) < 2:
-                        return EndingChoice(uci, moves, material)
-                    first = first or EndingChoice(uci, moves, material)
+                        return EndingChoice(uci, moves, material, moves > fifty)
+                    first = first or EndingChoice(uci, moves, material, moves > fifty)
         return first
 
 
