@@ -159,6 +159,7 @@ def test_try_it_mates_by_drag_and_lifts_the_fog(page, workbench) -> None:
     expect(page.locator("#try-any")).to_be_hidden()  # Berkeley has no "Any?"
     page.click("#try-start")
     expect(page.locator("#try-stop")).to_be_enabled(timeout=60_000)
+    expect(page.locator("#try-board piece.white.rook")).to_have_count(1)  # the board drawn before the hand moves
     workbench.drag_move(page, "#try-board", "h1", "h8")
     expect(page.locator("#try-status")).to_have_text("Game over: mate.", timeout=60_000)
     expect(page.locator("#try-answer")).to_contain_text("Checkmate")
