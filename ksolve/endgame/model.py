@@ -50,7 +50,7 @@ from ksolve.board.batch import move_union
 from ksolve.board.bitops import lsb
 from ksolve.board.layout import COLUMN_BLACK, COLUMN_WHITE, KING
 from ksolve.endgame.configs import ConfigSpace
-from ksolve.endgame.material import Material
+from ksolve.endgame.material import PIECE_ORDER, Material
 from ksolve.rules.base import Outcome, RuleSet
 
 GOES_ON, WON, ENDED = 0, 1, 2
@@ -311,7 +311,7 @@ def _king_squares(rows: np.ndarray) -> np.ndarray:
 def white_men(row: np.ndarray) -> tuple[str, tuple[int, ...]]:
     """White's men of a position: their letters in material order and their squares."""
     letters, squares = [], []
-    for letter in "KQRBNP":
+    for letter in PIECE_ORDER:
         bitboard = int(row[COLUMN_WHITE + chess.Piece.from_symbol(letter).piece_type - 1])
         for square in chess.scan_forward(bitboard):
             letters.append(letter)

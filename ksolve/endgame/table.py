@@ -32,7 +32,7 @@ from pathlib import Path
 
 import chess
 
-from ksolve.endgame.material import Material, MaterialError, parse_material
+from ksolve.endgame.material import PIECE_ORDER, Material, MaterialError, parse_material
 from ksolve.errors import InputError
 
 MAGIC = "# ksolve endgame table"
@@ -209,7 +209,7 @@ def _row(path: Path, number: int, line: str, header: _Header) -> EndgameRow:
     try:
         men = placement.split()
         for word in men:
-            if word[0] not in "KQRBNP" or chess.parse_square(word[1:]) is None:
+            if word[0] not in PIECE_ORDER or chess.parse_square(word[1:]) is None:
                 raise ValueError
         moves, refuted, never = _shortest(shortest, header.max_moves)
         row = EndgameRow(placement, int(belief), moves, refuted, never, int(nodes), float(seconds))

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 
 import chess
 
-from ksolve.endgame.symmetry import SQUARE_MAP, SYMMETRIES
+from ksolve.endgame.material import Material
+from ksolve.endgame.symmetry import SQUARE_MAP
 from ksolve.endgame.table import EndgameRow, EndgameTable
 
 __all__ = ["HeatMap", "heat_map_svg", "heat_map_text", "heat_maps", "report_html", "summary_text", "without_svg"]
@@ -101,7 +102,7 @@ def _images(squares: tuple[int, ...], letters: str) -> set[tuple[int, ...]]:
     identity and the mirror of the files with a pawn), men of one kind counted once
     (their squares ordered)."""
     out = set()
-    for g in range(2 if "P" in letters else SYMMETRIES):
+    for g in range(Material(letters).symmetries):
         image = [int(SQUARE_MAP[g][s]) for s in squares]
         for index in range(1, len(image)):
             if letters[index] == letters[index - 1] and image[index] < image[index - 1]:
