@@ -10,6 +10,7 @@ when the table stopped incomplete (``--timeout``, a failed task), 130 on Ctrl-C.
 from __future__ import annotations
 
 import sys
+import time
 
 import click
 
@@ -39,8 +40,8 @@ from ksolve.cli_support import (
               help="Where the black king may start: any legal square, or in general position "
                    "(not next to a White man no other guards: no man lost at once).")
 @click.option("--timeout", type=Seconds(), default=0, show_default=True,
-              help="Stop after S seconds, the tables' build included, keeping the rows decided "
-                   "(exit 3; 0: no limit).")
+              help="Stop after S seconds, the tables' build and --certify included, keeping the rows "
+                   "decided and the certificates written (exit 3; 0: no limit).")
 @jobs_option
 @scheduler_option
 @max_memory_option
@@ -51,8 +52,9 @@ from ksolve.cli_support import (
 @click.option("--svg", "svg_folder", type=click.Path(file_okay=False),
               help="Write each heat map as an SVG file into this folder.")
 @click.option("--certify", "certify_folder", type=click.Path(file_okay=False),
-              help="Write the problem file and certificate of every placement reaching the maximum "
-                   "into this folder, and check each with the independent checker.")
+              help="Write the problem file and certificate of every placement reaching the maximum, "
+                   "then the refutation of every row 'none', into this folder, and check each with the "
+                   "independent checker (--timeout: stop there, exit 3).")
 def endgame(material: str | None, rules_name: str, output: str | None, max_moves: int, start: str, timeout: float,
             jobs: int | None, scheduler: str | None, show_file: str | None, report_file: str | None,
             svg_folder: str | None, certify_folder: str | None) -> None:
@@ -64,6 +66,7 @@ def endgame(material: str | None, rules_name: str, output: str | None, max_moves
     import ksolve
     from ksolve.cli_support import _MAX_MEMORY
 
+    started = time.monotonic()
     if (material is None) == (show_file is None):
         fail("MATERIAL: give a material to compute (e.g. KQK) or --show FILE, not both" if material
              else "MATERIAL: missing (e.g. KQK), or --show FILE")
@@ -80,8 +83,9 @@ def endgame(material: str | None, rules_name: str, output: str | None, max_moves
         table = _compute(material, rules_name, output, max_moves, start, timeout, jobs, scheduler,
                          click.get_current_context().meta.get(_MAX_MEMORY))
     _print(table)
-    _write_pictures(table, report_file, svg_folder, certify_folder)
-    if show_file is None and not table.complete:
+    deadline = started + timeout if timeout else None
+    everything = _write_pictures(table, report_file, svg_folder, certify_folder, deadline)
+    if (show_file is None and not table.complete) or not everything:
         sys.exit(EXIT_UNKNOWN)
 
 
@@ -142,23 +146,32 @@ def _print(table) -> None:
         click.echo(heat_map_text(heat, mean=True))
 
 
-def _write_pictures(table, report_file: str | None, svg_folder: str | None, certify_folder: str | None) -> None:
+def _write_pictures(table, report_file: str | None, svg_folder: str | None, certify_folder: str | None,
+                    deadline: float | None = None) -> bool:
+    """The report, the heat maps and the certificates asked for; False where the
+    certification stopped at ``deadline`` with rows left."""
     from pathlib import Path
 
     from ksolve.report.endgame import heat_map_svg, heat_maps, report_html, without_svg
 
     certificates = {}
+    everything = True
     if certify_folder:
         from ksolve.endgame import certify_rows
 
         def told(row) -> None:
             click.echo(f"ksolve: {row.describe()}", err=True)
 
-        certified = certify_rows(table, table.reaching_maximum(), certify_folder, progress=told)
-        certificates = {row.placement: str(row.certificate) for row in certified}
-        failed = [row for row in certified if not row.verified]
-        click.echo(f"certificates: {len(certified) - len(failed)} of {len(certified)} verified by the checker "
-                   f"(in {certify_folder})")
+        wanted = table.reaching_maximum() + [row for row in table.rows if row.never]
+        certified = certify_rows(table, wanted, certify_folder, progress=told, deadline=deadline)
+        certificates = {row.placement: str(row.certificate) for row in certified if row.certificate is not None}
+        verified = sum(row.verified for row in certified)
+        maxima = len(table.reaching_maximum())
+        click.echo(f"certificates: {verified} of {len(certified)} verified by the checker "
+                   f"(the {maxima} maxima, then the rows 'none'; in {certify_folder})")
+        if len(certified) < len(wanted):
+            everything = False
+            click.echo(f"stopped at --timeout: {len(wanted) - len(certified)} rows not certified", err=True)
     if report_file:
         write_output(report_file, report_html(table, certificates), "--report")
     if svg_folder:
@@ -172,4 +185,5 @@ def _write_pictures(table, report_file: str | None, svg_folder: str | None, cert
                 write_output(str(folder / name), heat_map_svg(heat, mean), "--svg")
             if some_lost:
                 write_output(str(folder / f"{stem}-{heat.man.lower()}-without.svg"), without_svg(heat), "--svg")
+    return everything
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ksolve import __version__
 from ksolve.analysis import Analysis
@@ -34,7 +34,7 @@ from ksolve.board.convert import position_to_board
 from ksolve.board.layout import COLUMN_WHITE
 from ksolve.certificates import DagWriter, observation, problem_identity
 from ksolve.checker.schema import LOST, REFUTATION_DAG_VERSION, REFUTATION_FORMAT, REFUTATION_VERSION
-from ksolve.rules.base import ASKED, FRESH, Outcome
+from ksolve.rules.base import ASKED, FRESH, Outcome, RuleSet
 from ksolve.search.pns import ProofNumberSearch
 from ksolve.search.prover import ASK, Prover
 from ksolve.search.run import Limits
@@ -65,12 +65,23 @@ def refutation(problem, moves: int | None = None, first: str | None = None, limi
     return Refuter(analysis, limits, max_nodes).certificate(analysis.moves, first, dag)
 
 
+class Decider(Protocol):
+    """What decides a refutation's classes: whether White wins a turn within some moves."""
+
+    def wins(self, belief: BeliefState, moves: int, state: int = FRESH) -> bool:
+        """Whether White wins ``belief`` within ``moves``, his turn in ``state``."""
+
+    def attempt_wins(self, belief: BeliefState, move: int, moves: int, state: int = FRESH) -> bool:
+        """Whether trying ``move`` first (``ASK``: asking "Any?") wins within ``moves``."""
+
+
 class Refuter:
     """Refutations of one problem's claims, their classes decided by one search (whose
-    tables each refutation reuses)."""
+    tables each refutation reuses): by default the proof-number search over the
+    prover's tables, or ``decider`` (the endgame tables, ``ksolve.endgame.certify``)."""
 
     def __init__(self, analysis: Analysis, limits: Limits | None = None, max_nodes: int = MAX_NODES,
-                 dominance: bool = True) -> None:
+                 dominance: bool = True, decider: Decider | None = None) -> None:
         self.analysis = analysis
         self.dominance = dominance
         """Whether a DAG refutes a turn by a refuted turn among its positions (off: the reference of
@@ -79,7 +90,7 @@ class Refuter:
         if self.rules.probes:
             raise ValueError(f"refutations under {self.rules.name} are not written (a probe may name too many "
                              "sets of squares for the checker to enumerate)")
-        self.search = ProofNumberSearch(Prover(self.rules, limits))
+        self.search = decider if decider is not None else ProofNumberSearch(Prover(self.rules, limits))
         self.max_nodes = max_nodes
 
     def certificate(self, moves: int, first: str | None = None, dag: bool = True) -> dict[str, Any]:
@@ -91,7 +102,8 @@ class Refuter:
             won = search.wins(part.belief, moves) if code is None else search.attempt_wins(part.belief, code, moves)
             if not won:
                 nodes = DagWriter(_with_references) if dag else None
-                root = _Writer(search, self.max_nodes, nodes, self.dominance).white(part.belief, moves, FRESH, code)
+                root = _Writer(search, rules, self.max_nodes, nodes, self.dominance).white(part.belief, moves, FRESH,
+                                                                                            code)
                 header = {"format": REFUTATION_FORMAT, "version": REFUTATION_DAG_VERSION if dag else REFUTATION_VERSION,
                           "producer": f"ksolve {__version__}", **problem_identity(self.analysis.problem),
                           "rules": rules.name, "goal": rules.goal, "moves": moves,
@@ -116,11 +128,11 @@ class _Writer:
     state is refuted by it (dominance: what White cannot win knowing more, he cannot win
     knowing less): the node ``keep``s those positions and answers as that turn does."""
 
-    def __init__(self, search: ProofNumberSearch, max_nodes: int, dag: DagWriter | None = None,
+    def __init__(self, search: Decider, rules: RuleSet, max_nodes: int, dag: DagWriter | None = None,
                  dominance: bool = True) -> None:
         self.search = search
         self.dominance = dominance and dag is not None
-        self.rules = search.prover.rules
+        self.rules = rules
         self.max_nodes = max_nodes
         self.dag = dag
         self.nodes = 0
@@ -168,7 +180,8 @@ class _Writer:
         if attempts:
             node["attempts"] = attempts
         if rules.can_ask(state) and first in (None, ASK):
-            for answer_state, part in self.search.prover.any_classes(belief):
+            for answer_state, mask in rules.any_split(belief.positions):
+                part = BeliefState(belief.positions[mask])
                 if len(part) and not self.search.wins(part, moves, answer_state):
                     node["any"] = ["no" if answer_state == ASKED else "yes", self.white(part, moves, answer_state)]
                     break

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 import ksolve
 from ksolve.cli import main
 from ksolve.endgame import core
-from ksolve.endgame.certify import certified_row
+from ksolve.endgame.certify import certified_row, refuted_row
 from ksolve.endgame.configs import ConfigSpace
 from ksolve.endgame.material import MaterialError, parse_material
 from ksolve.endgame.solver import EndgameSolver
@@ -520,6 +520,36 @@ def test_a_row_cannot_be_certified_below_its_shortest_win() -> None:
         certified_row(tables, (chess.A1, chess.H1), 7, region("a8,b8,a7,b7"))
 
 
+def test_a_row_none_is_certified_by_a_refutation_the_checker_finds_good_at_any_length() -> None:
+    """KRK, Ka1 Rd3: the king may stand next to the rook, which only the rook's moves save, and
+    wherever it goes the king may be next to it again; every line ends with the rook taken."""
+    tables = solver("KRK", "berkeley")
+    text, refutation = refuted_row(tables, (chess.A1, chess.D3), 60)
+    assert refutation["format"] == "ksolve-refutation" and refutation["positions"] == 45
+    problem = ksolve.load_problem_text(text, refutation["problem"])
+    checked = ksolve.check(problem, refutation)
+    assert checked.verified and checked.at_any_length, checked.format()
+    assert checked.format().startswith("verified: no mate at any length under berkeley (45 initial positions")
+    import json
+
+    lost = next(i for i, node in enumerate(refutation["nodes"]) if node.get("reply", [None, None])[1] == "lost")
+    tampered = json.loads(json.dumps(refutation))
+    tampered["nodes"][lost]["reply"][0] = {}  # a silent reply instead of the capture
+    assert not ksolve.check(problem, tampered).verified
+
+
+def test_a_refutation_that_needs_the_move_limit_is_no_claim_at_any_length() -> None:
+    """Ka1 Qh1 against a king on a8/b8/a7/b7 is won in 8, not in 3: the refutation of 3
+    ends lines where White's moves are spent, so it says no more than "no mate in 3"."""
+    tables = solver("KQK", "berkeley")
+    text, refutation = refuted_row(tables, (chess.A1, chess.H1), 3, region("a8,b8,a7,b7"))
+    checked = ksolve.check(ksolve.load_problem_text(text, refutation["problem"]), refutation)
+    assert checked.verified and not checked.at_any_length, checked.format()
+    assert checked.claim == "no mate in 3" and len(refutation["nodes"]) > 100
+    with pytest.raises(ksolve.refutations.NothingToRefute):
+        refuted_row(tables, (chess.A1, chess.H1), 8, region("a8,b8,a7,b7"))
+
+
 # --- the sweep -----------------------------------------------------------------------------
 def test_a_sweep_writes_resumable_rows_and_reads_them_back(tmp_path) -> None:
     out = tmp_path / "kqk.tsv"
@@ -621,6 +651,23 @@ def test_the_command_line_builds_resumes_and_shows_a_table(tmp_path) -> None:
     assert shown.exit_code == 0 and "maximum: 13 moves, reached by 3 placement(s)" in shown.output
     assert "worst shortest win by the White king's square" in shown.output
     assert len(list((tmp_path / "svg").glob("*.svg"))) == 6 and (tmp_path / "r.html").exists()  # worst, mean, without
+
+
+def test_the_command_line_certifies_the_maxima_and_the_rows_none(tmp_path) -> None:
+    table = tmp_path / "krk.tsv"
+    table.write_text("# ksolve endgame table\n# material\tKRK\n# rules\tberkeley\n# max-moves\t60\n"
+                     "placement\tbelief\tshortest\tnodes\tseconds\n"
+                     "Ka1 Rd3\t45\tnone\t2\t0.0\nKa1 Re3\t45\tnone\t2\t0.0\nKb3 Rc2\t45\tnone within 60\t9\t0.1\n",
+                     encoding="utf-8")
+    folder = tmp_path / "certified"
+    result = CliRunner().invoke(main, ["endgame", "--show", str(table), "--certify", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert "certificates: 2 of 2 verified by the checker (the 0 maxima, then the rows 'none'" in result.output
+    assert result.output.count("verified: no mate at any length under berkeley") == 2
+    assert len(list(folder.glob("*.cert.json"))) == 2  # "none within 60" has nothing to certify
+    stopped = CliRunner().invoke(main, ["endgame", "--show", str(table), "--certify", str(tmp_path / "s"),
+                                        "--timeout", "0.001"])
+    assert stopped.exit_code == 3 and "stopped at --timeout: 2 rows not certified" in stopped.output
 
 
 @pytest.mark.parametrize("args,words", [

@@ -18,7 +18,8 @@ the positions reaching the turn, and never reads them from the certificate:
   replies (every reply of every position grouped by what White hears) is
   followed;
 - ``"lost"`` is where White is out of moves or the game has ended without a
-  win; ``keep`` narrows the positions to some of them (what White cannot win
+  win (where every ``"lost"`` ends the game, White cannot win at any length:
+  ``CheckResult.at_any_length``); ``keep`` narrows the positions to some of them (what White cannot win
   knowing more, he cannot win knowing less: Russell and Wolfe's monotonicity).
 
 Modern Kriegspiel's probes are not enumerated (a turn may name any of some
@@ -63,14 +64,17 @@ def check_refutation_text(problem_text: str, certificate: dict[str, Any], name: 
     return _check(problem_text, certificate, name)
 
 
-def claim_text(certificate: dict[str, Any]) -> str:
-    """The claim in words: ``no mate in 7``, ``e2e4 first: no mate in 3``."""
+def claim_text(certificate: dict[str, Any], at_any_length: bool = False) -> str:
+    """The claim in words: ``no mate in 7``, ``e2e4 first: no mate in 3``; with
+    ``at_any_length`` (every line of the refutation ends the game before White's
+    moves are spent) ``no mate at any length``."""
     goal = "king capture" if certificate["rules"] == "fog-of-war" else "mate"
+    length = "at any length" if at_any_length else f"in {certificate['moves']}"
     first = certificate.get("first")
     if first is None:
-        return f"no {goal} in {certificate['moves']}"
+        return f"no {goal} {length}"
     shown = "Any?" if first == "any" else first
-    return f"{shown} first: no {goal} in {certificate['moves']}"
+    return f"{shown} first: no {goal} {length}"
 
 
 def _check(text: str, certificate: dict[str, Any], name: str) -> CheckResult:
@@ -92,6 +96,9 @@ def _check(text: str, certificate: dict[str, Any], name: str) -> CheckResult:
             result.reason = f"the refutation holds under {rules}, but the problem's rule set is {problem.file_rules}"
         else:
             result.verified = True
+            if walk.spent == 0:
+                result.at_any_length = True
+                result.claim = claim_text(certificate, at_any_length=True)
     return result
 
 
@@ -104,6 +111,9 @@ class _Walk(_Replay):
         super().__init__(rules, moves, forbidden, dag=dag)
         self.first = first
         """The one first choice refuted (None: every choice)."""
+        self.spent = 0
+        """``"lost"`` leaves where the game goes on but White's moves are spent (none: every
+        line ends the game, so the refutation holds at any length)."""
 
     def initial(self, chosen: list, boards: list[chess.Board]) -> None:
         text = referee.canonical(chosen[0])
@@ -211,8 +221,11 @@ class _Walk(_Replay):
             witness = line.then(after, "white", move.uci(), text)
             if referee.reached_goal(heard, self.rules):
                 self.refute(witness, f"{move.uci()} answered {text} wins: the refutation chose a won answer")
-            if "end" not in heard and played + 1 < self.moves:
-                self.refute(witness, f"the refutation says \"lost\" after White's move {played + 1} of {self.moves}")
+            if "end" not in heard:
+                if played + 1 < self.moves:
+                    self.refute(witness, f"the refutation says \"lost\" after White's move {played + 1} of "
+                                         f"{self.moves}")
+                self.spent += 1
             self.lines += 1
             return
         self.refute(next(iter(lines.values())), f"the refutation answers {move.uci()} with {text}, which the "

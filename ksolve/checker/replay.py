@@ -111,6 +111,9 @@ class CheckResult:
     notes: list[str] = field(default_factory=list)
     claim: str = ""
     """A refutation's claim in words (``no mate in 7``); "" for a strategy's certificate."""
+    at_any_length: bool = False
+    """A refutation every line of which ends the game (a draw, a capture of White's last
+    man) before White's moves are spent: White cannot win at any length."""
 
     def format(self) -> str:
         """``verified: ...`` or ``counterexample: ...`` (or ``not verified: ...``), one paragraph."""

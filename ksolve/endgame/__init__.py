@@ -92,11 +92,13 @@ def read_endgame_table(path: str | Path) -> EndgameTable:
 
 @dataclass(frozen=True)
 class CertifiedRow:
-    """A row's problem file and certificate, and what ``ksolve check`` said."""
+    """A row's problem file and certificate (a strategy for a win, a refutation for a
+    row ``none``), and what ``ksolve check`` said."""
 
     placement: str
     problem: Path
-    certificate: Path
+    certificate: Path | None
+    """None where none was written (a refutation past its size limit)."""
     verified: bool
     message: str
     bytes: int = 0
@@ -107,20 +109,27 @@ class CertifiedRow:
         """``Kc3 Re5: 2.3 MB written in 19.9 s, checked in 31.0 s: verified: ...``."""
         from ksolve.resources import format_bytes
 
+        if self.certificate is None:
+            return f"{self.placement}: {self.message}"
         return (f"{self.placement}: {format_bytes(self.bytes)} written in {self.write_seconds:.1f} s, "
                 f"checked in {self.check_seconds:.1f} s: {self.message}")
 
 
 def certify_rows(table: EndgameTable, rows: list[EndgameRow], folder: str | Path, check: bool = True,
-                 progress: Callable[[CertifiedRow], None] | None = None) -> list[CertifiedRow]:
-    """Write each won row's problem file (``ID.toml``) and certificate
-    (``ID.cert.json``) into ``folder`` and, with ``check``, replay the
-    certificate with the independent checker."""
+                 progress: Callable[[CertifiedRow], None] | None = None,
+                 deadline: float | None = None) -> list[CertifiedRow]:
+    """Write each row's problem file (``ID.toml``) and certificate (``ID.cert.json``)
+    into ``folder`` and, with ``check``, replay the certificate with the independent
+    checker: a won row's strategy, a row ``none``'s refutation (within the table's
+    ``max-moves``; the checker says "at any length" where every line of it ends the
+    game).  Rows ``none within N`` have nothing to certify and are passed over; so
+    are the rows left when ``time.monotonic()`` passes ``deadline``."""
     import json
     import time
 
-    from ksolve.endgame.certify import certified_row, problem_id
+    from ksolve.endgame.certify import certified_row, problem_id, refuted_row
     from ksolve.endgame.sweep import SweepSpec, solver_for
+    from ksolve.refutations import RefutationTooLarge
 
     solver = solver_for(SweepSpec(table.material, table.rules))
     anywhere = table.start == "anywhere"
@@ -128,27 +137,37 @@ def certify_rows(table: EndgameTable, rows: list[EndgameRow], folder: str | Path
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for row in rows:
-        if row.moves is None:
+        if row.moves is None and not row.never:
             continue
+        if deadline is not None and time.monotonic() > deadline:
+            break
         number = solver.placement(row.squares).number
         kings = None if anywhere else solver.start_squares(number, table.start)
-        started = time.perf_counter()
-        text, proof = certified_row(solver, row.squares, row.moves, kings)
         name = problem_id(solver, row.squares, kings)
         problem_path, certificate_path = folder / f"{name}.toml", folder / f"{name}.cert.json"
-        problem_path.write_text(text, encoding="utf-8")
-        written = json.dumps(proof, separators=(",", ":"))
-        certificate_path.write_text(written, encoding="utf-8")
-        write_seconds = time.perf_counter() - started
-        verified, message = True, "not checked"
         started = time.perf_counter()
-        if check:
-            from ksolve.checker import check_certificate_file
+        try:
+            if row.moves is not None:
+                text, proof = certified_row(solver, row.squares, row.moves, kings)
+            else:
+                text, proof = refuted_row(solver, row.squares, table.max_moves, kings)
+        except RefutationTooLarge as error:
+            done = CertifiedRow(row.placement, problem_path, None, False, f"not certified: {error}",
+                                write_seconds=time.perf_counter() - started)
+        else:
+            problem_path.write_text(text, encoding="utf-8")
+            written = json.dumps(proof, separators=(",", ":"))
+            certificate_path.write_text(written, encoding="utf-8")
+            write_seconds = time.perf_counter() - started
+            verified, message = True, "not checked"
+            started = time.perf_counter()
+            if check:
+                from ksolve.checker import check_certificate_file
 
-            result = check_certificate_file(problem_path, certificate_path)
-            verified, message = result.verified, result.format()
-        done = CertifiedRow(row.placement, problem_path, certificate_path, verified, message, len(written.encode()),
-                            write_seconds, time.perf_counter() - started)
+                result = check_certificate_file(problem_path, certificate_path)
+                verified, message = result.verified, result.format()
+            done = CertifiedRow(row.placement, problem_path, certificate_path, verified, message,
+                                len(written.encode()), write_seconds, time.perf_counter() - started)
         out.append(done)
         if progress is not None:
             progress(done)

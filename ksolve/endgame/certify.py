@@ -39,10 +39,11 @@ from ksolve.board.convert import move_to_uci
 from ksolve.board.layout import COLUMN_BLACK, KING
 from ksolve.certificates import DAG_VERSION, FORMAT, DagWriter, observation
 from ksolve.checker.problem import problem_digest
+from ksolve.endgame import core
 from ksolve.endgame.model import white_men
 from ksolve.endgame.solver import EndgameSolver
 from ksolve.endgame.symmetry import INVERSE, map_move
-from ksolve.rules.base import Outcome
+from ksolve.rules.base import FRESH, Outcome
 
 
 def problem_id(solver: EndgameSolver, squares: tuple[int, ...], kings: int | None = None) -> str:
@@ -90,6 +91,63 @@ def certified_row(solver: EndgameSolver, squares: tuple[int, ...], moves: int, k
              "rules": solver.rules.name, "goal": solver.rules.goal, "moves": moves, "positions": len(start),
              **writer.dag.ordered(initial)}
     return text, proof
+
+
+def refuted_row(solver: EndgameSolver, squares: tuple[int, ...], moves: int, kings: int | None = None,
+                max_nodes: int = 20_000) -> tuple[str, dict[str, Any]]:
+    """The problem file's text and the refutation certificate of "White wins within
+    ``moves``" from the placement ``squares`` (a row ``none``), its classes decided
+    by the tables (``TableDecider``).  Where every line of it ends the game (Black
+    takes White's last man, a draw), the checker finds that White cannot win at any
+    length.  ``NothingToRefute`` if the tables prove a win, ``RefutationTooLarge``
+    past ``max_nodes``.
+
+    >>> import chess
+    >>> from ksolve.endgame.material import parse_material
+    >>> from ksolve.rules import get_rules
+    >>> solver = EndgameSolver(parse_material("KRK"), get_rules("berkeley"))
+    >>> text, refutation = refuted_row(solver, (chess.A1, chess.D3), 60)
+    >>> import ksolve
+    >>> result = ksolve.check(ksolve.load_problem_text(text, refutation["problem"]), refutation)
+    >>> result.verified, result.claim
+    (True, 'no mate at any length')
+    """
+    from ksolve.analysis import Analysis
+    from ksolve.problem import load_problem_text
+    from ksolve.refutations import Refuter
+
+    text = problem_text(solver, squares, moves, kings)
+    name = problem_id(solver, squares, kings)
+    analysis = Analysis(load_problem_text(text, f"{name}.toml"))
+    proof = Refuter(analysis, max_nodes=max_nodes, decider=TableDecider(solver)).certificate(moves)
+    return text, proof
+
+
+class TableDecider:
+    """The tables as a refutation's ``Decider`` (``ksolve.refutations``): a belief of
+    White's men against a lone king, its squares mapped into the tables' frame.  The
+    turn's state is ignored: against a lone king "Any?" is always answered no (a pawn
+    cannot take a king), so asking it changes nothing White can win."""
+
+    def __init__(self, solver: EndgameSolver) -> None:
+        self.solver = solver
+
+    def wins(self, belief: BeliefState, moves: int, state: int = FRESH) -> bool:
+        number, canonical, _ = self._canonical(belief)
+        return self.solver.wins(number, canonical, moves) == core.WIN
+
+    def attempt_wins(self, belief: BeliefState, move: int, moves: int, state: int = FRESH) -> bool:
+        number, canonical, g = self._canonical(belief)
+        wanted = map_move(g, move)
+        for attempt in self.solver.attempts(number):
+            if self.solver.move_code(attempt) == wanted:
+                return self.solver.attempt_wins(number, canonical, attempt, moves)
+        return False
+
+    def _canonical(self, belief: BeliefState) -> tuple[int, int, int]:
+        white, squares = white_men(belief.positions[0])
+        kings = int(np.bitwise_or.reduce(belief.positions[:, COLUMN_BLACK + KING]))
+        return self.solver.canonical(white, squares, kings)
 
 
 class _StrategyWriter:
