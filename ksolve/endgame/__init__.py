@@ -121,8 +121,8 @@ def certify_rows(table: EndgameTable, rows: list[EndgameRow], folder: str | Path
     """Write each row's problem file (``ID.toml``) and certificate (``ID.cert.json``)
     into ``folder`` and, with ``check``, replay the certificate with the independent
     checker: a won row's strategy, a row ``none``'s refutation (within the table's
-    ``max-moves``; the checker says "at any length" where every line of it ends the
-    game).  Rows ``none within N`` have nothing to certify and are passed over; so
+    ``max-moves``, or short of the rule set's move-limit draw; the checker says "at any
+    length" where every line of it ends the game).  Rows ``none within N`` have nothing to certify and are passed over; so
     are the rows left when ``time.monotonic()`` passes ``deadline``."""
     import json
     import time
@@ -135,6 +135,9 @@ def certify_rows(table: EndgameTable, rows: list[EndgameRow], folder: str | Path
     anywhere = table.start == "anywhere"
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
+    # a refutation's moves: the table's, short of the rule set's move-limit draw (Fog of War's
+    # 50-move rule), which a problem file may not reach
+    refuted_moves = min(table.max_moves, (solver.rules.move_limit - 1) // 2)
     out = []
     for row in rows:
         if row.moves is None and not row.never:
@@ -150,7 +153,7 @@ def certify_rows(table: EndgameTable, rows: list[EndgameRow], folder: str | Path
             if row.moves is not None:
                 text, proof = certified_row(solver, row.squares, row.moves, kings)
             else:
-                text, proof = refuted_row(solver, row.squares, table.max_moves, kings)
+                text, proof = refuted_row(solver, row.squares, refuted_moves, kings)
         except RefutationTooLarge as error:
             done = CertifiedRow(row.placement, problem_path, None, False, f"not certified: {error}",
                                 write_seconds=time.perf_counter() - started)
