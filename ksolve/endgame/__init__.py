@@ -122,8 +122,9 @@ def certify_rows(table: EndgameTable, rows: list[EndgameRow], folder: str | Path
     into ``folder`` and, with ``check``, replay the certificate with the independent
     checker: a won row's strategy, a row ``none``'s refutation (within the table's
     ``max-moves``, or short of the rule set's move-limit draw; the checker says "at any
-    length" where every line of it ends the game).  Rows ``none within N`` have nothing to certify and are passed over; so
-    are the rows left when ``time.monotonic()`` passes ``deadline``."""
+    length" where every line of it ends the game).  Rows ``none within N`` have nothing
+    to certify and are passed over; so are the rows left when ``time.monotonic()``
+    passes ``deadline``."""
     import json
     import time
 
