@@ -154,7 +154,8 @@ def test_a_running_verification_shows_its_progress_and_can_be_cancelled(page) ->
 def test_try_it_mates_by_drag_and_lifts_the_fog(page, workbench) -> None:
     page.fill("#toml", 'title = "Rook mate"\nstipulation = "#1"\nrules = "berkeley"\n[position]\n'
                        'fen = "k7/8/1K6/8/8/8/8/7R w - - 0 1"\n')
-    expect(page.locator("#check-status")).to_contain_text("1 position")
+    # the default problem has 1 position too (#2): wait for the pasted one's own check
+    expect(page.locator("#check-status")).to_contain_text("1 position · #1 · berkeley")
     page.click("#tab-try")
     expect(page.locator("#try-any")).to_be_hidden()  # Berkeley has no "Any?"
     page.click("#try-start")
