@@ -193,12 +193,14 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
     verified at once on a local Dask cluster of N workers (--scheduler: an
     existing cluster); one problem's first attempts shared by N worker
     processes (the same answers, sooner on several cores; by default one
-    per core, --jobs 1: one process).
+    per core, --jobs 1: one process), or with --scheduler by the workers
+    of an existing Dask cluster, one task per first attempt.
 
     \b
     Example:
       ksolve verify problems/rotenberg-1976.toml --tries 5 --jobs 2
       ksolve verify problems/ --jobs 2 --results verify.jsonl
+      ksolve verify problems/rotenberg-1976.toml --scheduler tcp://10.0.0.5:8786
       ksolve verify problems/foster-1996.toml --certificate foster-verdict.json
     """
     from pathlib import Path
@@ -229,9 +231,13 @@ def verify(path: str, moves: int | None, max_tries: int | None, no_duals: bool, 
         with input_errors():
             options = RunOptions(rules_name, moves, seconds=timeout or None, tries=max_tries, duals=not no_duals)
         reports = verify_on_cluster(problems, options, jobs, scheduler, results_path)
-    elif scheduler or results_path:
-        fail("--scheduler/--results: for a folder of problems (one problem's first attempts are shared by "
-             "local worker processes: --jobs N)")
+    elif results_path:
+        fail("--results: for a folder of problems (one problem's result is printed)")
+    elif scheduler:
+        from ksolve.cli_compose import verify_first_moves_on_cluster
+
+        reports = verify_first_moves_on_cluster(problems, rules_name, moves, timeout, max_tries, not no_duals,
+                                                scheduler)
     else:
         processes = capped(jobs) or machine_cores()  # by default one per core
         reports = []

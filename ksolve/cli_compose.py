@@ -106,6 +106,23 @@ def verify_on_cluster(problems: list["Problem"], options: "RunOptions", jobs: in
                           progress=task_printer("{problem}: {verdict}", results))
 
 
+def verify_first_moves_on_cluster(problems: list["Problem"], rules: str | None, moves: int | None, timeout: float,
+                                  tries: int | None, duals: bool, scheduler: str
+                                  ) -> list[tuple["Problem", "Verification"]]:
+    """``ksolve verify PROBLEM --scheduler ADDRESS``: each problem (a twin on its own) verified
+    with its first attempts as tasks of the cluster (``execution.first_moves``)."""
+    from ksolve.cli_support import progress_printer, search_limits
+    from ksolve.execution.first_moves import verify_on_dask
+
+    reports = []
+    with input_errors(), local_or_remote_cluster(None, scheduler) as client:
+        for problem in problems:
+            spread = verify_on_dask(problem, client, rules, moves, search_limits(timeout), tries, duals,
+                                    progress_printer(subject=f"{problem.source}: verifying, "))
+            reports.append((problem, spread.report))
+    return reports
+
+
 def game_printer():
     """A ``generate`` run's progress line per ended game on stderr: the turns examined and the instances found."""
     def progress(ended: int, total: int, result: "TaskResult") -> None:

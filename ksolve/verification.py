@@ -387,6 +387,65 @@ def decide_first(prover: Prover, belief: BeliefState, first: int, moves: int,
     return _fewest_moves(prover, search, belief, first, moves), None
 
 
+@dataclass
+class Decided:
+    """What deciding some first attempts found (``decide_firsts``): each key's fewest
+    moves, the tries, and where a limit stopped the search."""
+
+    needed: dict[int, int] = field(default_factory=dict)
+    tries: list[FirstMove] = field(default_factory=list)
+    aborted: str | None = None
+    """Why the search stopped before deciding them all (None: all decided)."""
+    depth: int = 0
+    """The depth searched last (the stipulated one when decided from the top)."""
+    within: bool = False
+    """Decided from the top: the attempt wins within the moves, its fewest moves not decided."""
+
+
+def decide_firsts(prover: Prover, classes: list[BeliefState], firsts: list[int], moves: int,
+                  from_the_top: bool, on_key: Callable[[], None] | None = None) -> Decided:
+    """``firsts`` decided by ``prover`` as one worker of a shared verification
+    decides its share: ``from_the_top`` (one first class, one attempt): by
+    ``decide_first`` (``on_key`` as there); else by deepening them together
+    from one move (``winning_depths``), then refuting the tries.  A limit is
+    caught: ``aborted`` says it, and what was decided before it is kept.
+
+    >>> from ksolve.rules import get_rules
+    >>> from ksolve.board import move_from_uci
+    >>> belief = BeliefState.from_hidden("k7/8/1K6/8/8/8/8/6RR w - - 0 1", [])
+    >>> decided = decide_firsts(Prover(get_rules("berkeley")), [belief], [move_from_uci("h1h8")], 2, True)
+    >>> decided.needed == {move_from_uci("h1h8"): 1}, decided.tries, decided.aborted
+    (True, [], None)
+    """
+    decided = Decided()
+    wins = [False]
+
+    def key_found() -> None:
+        wins[0] = True
+        if on_key is not None:
+            on_key()
+
+    try:
+        if from_the_top:
+            (first,) = firsts
+            decided.depth = moves
+            fewest, attempt = decide_first(prover, classes[0], first, moves, key_found)
+            if fewest is not None:
+                decided.needed[first] = fewest
+            decided.tries = [] if attempt is None else [attempt]
+        else:
+            winning_depths(prover, classes, firsts, moves, decided.needed)
+            decided.tries = [FirstMove(attempt_text(first), attempt_label(classes[0], first),
+                                       refutation=refute_first(prover, classes, first, moves))
+                             for first in firsts if first not in decided.needed]
+    except SearchAborted as stop:
+        decided.aborted = str(stop)
+        decided.within = wins[0] and not decided.needed
+        if not from_the_top:
+            decided.depth = prover.run.depth
+    return decided
+
+
 def _fewest_moves(prover: Prover, search: ProofNumberSearch, belief: BeliefState, key: int, moves: int) -> int:
     """The fewest moves with which ``key``, known to win within ``moves``, wins:
     deepening on it alone from one move."""

@@ -706,8 +706,7 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int], inh
     from ksolve.execution.shared_block import SharedBlock
     from ksolve.search.shared import Superseded
     from ksolve.solution import strategy_tree
-    from ksolve.attempts import attempt_label, attempt_text
-    from ksolve.verification import FirstMove, decide_first, dual_mates, dual_questions, refute_first, winning_depths
+    from ksolve.verification import decide_firsts, dual_mates, dual_questions
 
     block = SharedBlock.attach(*address)
 
@@ -740,26 +739,13 @@ def _serve(pipe: Connection, index: int, address: tuple[str, int, int, int], inh
                 pipe.send(("error", error))
                 continue
             pipe.send(("loaded",))
-        elif request[0] == "keys":
-            needed: dict[int, int] = {}
-            tries: list[FirstMove] = []
-            aborted = None
-            try:
-                winning_depths(prover, classes, request[1], moves, needed)
-                tries = [FirstMove(attempt_text(first), attempt_label(classes[0], first),
-                                   refutation=refute_first(prover, classes, first, moves))
-                         for first in request[1] if first not in needed]
-            except SearchAborted as stop:
-                aborted = str(stop)
-            pipe.send(("keys", needed, tries, prover.stats.nodes, aborted, prover.run.depth))
-        elif request[0] == "decide":  # answered as "keys" is, after ("key",) for a key
-            fewest = attempt = aborted = None
-            try:
-                fewest, attempt = decide_first(prover, classes[0], request[1], moves, lambda: pipe.send(("key",)))
-            except SearchAborted as stop:
-                aborted = str(stop)
-            pipe.send(("keys", {} if fewest is None else {request[1]: fewest}, [] if attempt is None else [attempt],
-                       prover.stats.nodes, aborted, moves))
+        elif request[0] in ("keys", "decide"):  # "decide": one attempt, ("key",) said as soon as it wins
+            from_the_top = request[0] == "decide"
+            firsts = [request[1]] if from_the_top else request[1]
+            decided = decide_firsts(prover, classes, firsts, moves, from_the_top,
+                                    (lambda: pipe.send(("key",))) if from_the_top else None)
+            pipe.send(("keys", decided.needed, decided.tries, prover.stats.nodes, decided.aborted,
+                       decided.depth))
         elif request[0] == "fewest":
             _, group, low, high = request
             search = ProofNumberSearch(prover)

@@ -142,7 +142,7 @@ class SearchRun:
         if self.limits.nodes is not None and stats.nodes >= self.limits.nodes:
             raise SearchAborted(f"node limit {self.limits.named.nodes:,} reached")
         if self.limits.seconds is not None and stats.seconds >= self.limits.seconds:
-            raise SearchAborted(f"time limit {self.limits.seconds:g} s reached")
+            raise SearchAborted(f"time limit {self.limits.named.seconds:g} s reached")
         over_memory = self.guard.check()
         if over_memory is not None:
             raise SearchAborted(over_memory)
