@@ -174,7 +174,7 @@ def test_the_command_line_verifies_one_problem_with_jobs() -> None:
         outputs.append({key: value for key, value in data.items() if key not in ("nodes", "seconds")})
     assert outputs[0] == outputs[1]
     refused = runner.invoke(main, ["verify", "problems/swart-1034.toml", "--scheduler", "tcp://127.0.0.1:1"])
-    assert refused.exit_code == 2 and refused.stderr.startswith("ksolve: error: --scheduler/--results: for a folder")
+    assert refused.exit_code == 2 and refused.stderr.startswith("ksolve: error: --scheduler: cannot reach tcp://127.0.0.1:1")
 
 
 def test_a_run_with_workers_ends_without_a_traceback_or_a_leftover_block() -> None:
