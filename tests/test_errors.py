@@ -239,6 +239,8 @@ CASES = [
      "ATTEMPTS: missing (the attempts to answer, e.g. e2e4)"),
     ("--jobs -1 (the same line for solve, verify, compose, mend and generate)", {}, "verify problems --jobs -1",
      "--jobs: -1 is not a number of worker processes (1 or more; 0: one per core)"),
+    ("a results file for one problem", {}, "verify problems/foster-1996.toml --results r.jsonl",
+     "--results: for a folder of problems (one problem's result is printed)"),
     ("a scheduler address that is not one", {}, "verify problems --scheduler garbage",
      "--scheduler: 'garbage' is not an address such as tcp://127.0.0.1:8786 (no port)"),
     ("a web address for the scheduler", {}, "verify problems --scheduler http://127.0.0.1:8786",
