@@ -159,7 +159,7 @@ def test_a_results_file_for_one_problem_is_one_error_line() -> None:
     """One problem's --jobs runs local worker processes (tests/test_parallel.py); a results file is a folder's."""
     result = CliRunner().invoke(main, ["verify", str(PROBLEMS / "anderson-43.toml"), "--results", "r.jsonl"])
     assert result.exit_code == 2
-    assert result.stderr.strip().startswith("ksolve: error: --scheduler/--results: for a folder")
+    assert result.stderr.strip() == "ksolve: error: --results: for a folder of problems (one problem's result is printed)"
 
 
 @pytest.mark.slow
